@@ -1,0 +1,80 @@
+"""Errors and loss reports shared by every reader, writer and rule.
+
+A reader either raises :class:`FormatError` (strict mode, the default) or, in lenient mode, drops the broken
+annotation and records it in a :class:`Report`. Either way nothing is lost silently.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+EXAMPLES_PER_REASON = 5
+
+
+class HarmonizeError(Exception):
+    """Base class of every error the toolkit raises on purpose."""
+
+
+class FormatError(HarmonizeError):
+    """Malformed input: names the file, the 1-based line and the reason."""
+
+    def __init__(self, path: str, line: int | None, reason: str) -> None:
+        self.path = path
+        self.line = line
+        self.reason = reason
+        where = f"{path}:{line}" if line is not None else path
+        super().__init__(f"{where}: {reason}")
+
+
+class ModelError(HarmonizeError):
+    """An edit that would make the corpus model inconsistent."""
+
+
+@dataclass
+class Report:
+    """What a reader, writer or rule dropped or changed: counts per reason and a few examples of each."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, reason: str, example: str) -> None:
+        self.counts[reason] += 1
+        shown = self.examples.setdefault(reason, [])
+        if len(shown) < EXAMPLES_PER_REASON:
+            shown.append(example)
+
+    def merge(self, other: Report) -> None:
+        for reason, count in other.counts.items():
+            self.counts[reason] += count
+            shown = self.examples.setdefault(reason, [])
+            shown.extend(other.examples.get(reason, [])[: EXAMPLES_PER_REASON - len(shown)])
+
+    def __bool__(self) -> bool:
+        return bool(self.counts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            reason: {"count": count, "examples": self.examples.get(reason, [])}
+            for reason, count in sorted(self.counts.items())
+        }
+
+
+class Problems:
+    """The strict/lenient switch a reader consults at each broken annotation.
+
+    Strict: raise :class:`FormatError` at once. Lenient: record the problem in the report and let the reader drop
+    what is broken.
+    """
+
+    def __init__(self, path: str, lenient: bool, report: Report) -> None:
+        self.path = path
+        self.lenient = lenient
+        self.report = report
+
+    def __call__(self, line: int | None, reason: str, detail: str = "") -> None:
+        if not self.lenient:
+            raise FormatError(self.path, line, f"{reason}: {detail}" if detail else reason)
+        where = f"{self.path}:{line}" if line is not None else self.path
+        self.report.add(reason, f"{where}: {detail}" if detail else where)

@@ -1,0 +1,560 @@
+"""The corpus model: one representation for every coreference corpus the toolkit reads or writes.
+
+See ``README.md`` in this folder for the overview. In short::
+
+    Corpus ─┬─ Document (id, language, genre, topic, subtopic, source, meta)
+            │    ├─ Sentence (id, text, comments)
+            │    │    ├─ Node      word (id "5") or empty node (id "5.1"), CoNLL-U columns, char offsets
+            │    │    └─ MultiwordToken (id "3-4")
+            │    ├─ Entity (id, type, attrs) ── mentions, in document order
+            │    │    └─ Mention (words: Nodes of one sentence, maybe discontinuous; head; link; attrs)
+            │    ├─ Bridge (anaphor Mention -> antecedent Entity, label)
+            │    └─ SplitAntecedent (Entity -> [Entity, ...], anchored at one of its mentions)
+
+Coreference objects are edited through :class:`Document` methods only; each keeps every relation consistent and
+returns what it had to change elsewhere.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from harmonize.errors import ModelError
+
+
+class CommentSlot(Enum):
+    """Where a comment line owned by the model (rather than kept verbatim) stands among a sentence's comments."""
+
+    NEWDOC = "newdoc"
+    GLOBAL_ENTITY = "global.Entity"
+    SENT_ID = "sent_id"
+    TEXT = "text"
+
+
+class Node:
+    """A syntactic word (``id`` "7") or an empty node (``id`` "7.1") with its CoNLL-U columns.
+
+    Columns are kept as the strings of the file ("_" for an empty column) so that writing them back is exact.
+    ``misc`` holds every MISC attribute except the coreference ones (Entity, Bridge, SplitAnte), which live in
+    the document's mentions and relations and are written from there.
+    """
+
+    __slots__ = (
+        "sentence", "id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps",
+        "_misc", "_misc_raw", "misc_order", "start_char", "end_char", "mentions", "extra", "position", "bracket_order",
+    )
+
+    def __init__(
+        self,
+        id: str,
+        form: str = "_",
+        lemma: str = "_",
+        upos: str = "_",
+        xpos: str = "_",
+        feats: str = "_",
+        head: str = "_",
+        deprel: str = "_",
+        deps: str = "_",
+        misc: dict[str, str | None] | None = None,
+    ) -> None:
+        self.sentence: Sentence | None = None
+        self.id = id
+        self.form = form
+        self.lemma = lemma
+        self.upos = upos
+        self.xpos = xpos
+        self.feats = feats
+        self.head = head
+        self.deprel = deprel
+        self.deps = deps
+        self._misc: dict[str, str | None] | None = misc if misc is not None else {}
+        self._misc_raw: str | None = None
+        # Key order of MISC as read, coreference keys included, so that they go back where they stood.
+        self.misc_order: tuple[str, ...] = ()
+        self.start_char: int | None = None
+        self.end_char: int | None = None
+        self.mentions: list[Mention] = []
+        # Columns beyond the ten of CoNLL-U (CoNLL-U Plus files), kept verbatim.
+        self.extra: tuple[str, ...] = ()
+        # Index in the sentence's node list; with the sentence index it orders nodes in the document.
+        self.position = 0
+        # Order of the CorefUD brackets on this node as read: (mention, part number, "open"|"close"|"single").
+        # The writer follows it while it still describes the node's mentions.
+        self.bracket_order: tuple[tuple[Mention, int, str], ...] = ()
+
+    @classmethod
+    def from_columns(cls, columns: list[str]) -> Node:
+        """Build a node from the ten CoNLL-U columns without parsing MISC (that happens on first access)."""
+        node = cls.__new__(cls)
+        (node.id, node.form, node.lemma, node.upos, node.xpos, node.feats, node.head, node.deprel, node.deps,
+         node._misc_raw) = columns[:10]
+        node._misc = None
+        node.sentence = None
+        node.misc_order = ()
+        node.start_char = node.end_char = None
+        node.mentions = []
+        node.extra = tuple(columns[10:])
+        node.position = 0
+        node.bracket_order = ()
+        return node
+
+    @property
+    def misc(self) -> dict[str, str | None]:
+        """MISC attributes other than Entity, Bridge and SplitAnte; a key without "=" maps to None."""
+        if self._misc is None:
+            self._misc = parse_misc(self._misc_raw or "_")
+            self._misc_raw = None
+        return self._misc
+
+    def unparsed_misc(self) -> str | None:
+        """The MISC column as read while it was never parsed (then it is also what gets written), else None."""
+        return self._misc_raw if self._misc is None else None
+
+    @property
+    def is_empty(self) -> bool:
+        """True for an empty node (decimal id such as "5.1")."""
+        return "." in self.id
+
+    @property
+    def parent(self) -> Node | None:
+        """The governing word in the basic tree (None for the root, for empty nodes and where HEAD is unknown)."""
+        if self.sentence is None or not self.head.isdigit() or self.head == "0":
+            return None
+        return self.sentence.word(self.head)
+
+    @property
+    def order(self) -> tuple[int, int]:
+        """Document order: (sentence index, position in the sentence)."""
+        return (self.sentence.index if self.sentence is not None else 0, self.position)
+
+    def feats_dict(self) -> dict[str, str]:
+        """FEATS as a dict (the column itself stays a string to keep it byte-exact)."""
+        if self.feats in ("_", ""):
+            return {}
+        return dict(item.split("=", 1) for item in self.feats.split("|"))
+
+    def __repr__(self) -> str:
+        sid = self.sentence.id if self.sentence is not None else "?"
+        return f"<Node {sid}#{self.id} {self.form!r}>"
+
+
+def parse_misc(text: str) -> dict[str, str | None]:
+    """Parse a MISC column into an ordered dict; "_" is empty."""
+    if text == "_" or not text:
+        return {}
+    result: dict[str, str | None] = {}
+    for item in text.split("|"):
+        key, sep, value = item.partition("=")
+        result[key] = value if sep else None
+    return result
+
+
+@dataclass(eq=False)
+class MultiwordToken:
+    """A multiword token line ("3-4 du"): its id range, form and the other columns verbatim."""
+
+    first: int
+    last: int
+    form: str
+    columns: tuple[str, ...] = ("_",) * 7  # LEMMA .. MISC
+    extra: tuple[str, ...] = ()
+
+    @property
+    def id(self) -> str:
+        return f"{self.first}-{self.last}"
+
+
+@dataclass(eq=False)
+class Sentence:
+    """A sentence: its nodes (words and empty nodes, in file order), multiword tokens and comments.
+
+    ``comments`` holds the comment lines verbatim (with their "#") except those the model owns, which stand as a
+    :class:`CommentSlot` and are written from ``id``, ``text`` and the document.
+    """
+
+    id: str | None = None
+    text: str | None = None
+    comments: list[str | CommentSlot] = field(default_factory=list)
+    nodes: list[Node] = field(default_factory=list)
+    multiwords: list[MultiwordToken] = field(default_factory=list)
+    document: Document | None = field(default=None, repr=False)
+    index: int = 0
+
+    def __post_init__(self) -> None:
+        self._by_id: dict[str, Node] | None = None
+
+    @property
+    def words(self) -> list[Node]:
+        """Syntactic words only (no empty nodes)."""
+        return [node for node in self.nodes if "." not in node.id]
+
+    def word(self, node_id: str) -> Node | None:
+        """The node (word or empty node) with this id."""
+        if self._by_id is None or len(self._by_id) != len(self.nodes):
+            self._by_id = {node.id: node for node in self.nodes}
+        return self._by_id.get(node_id)
+
+    def add_node(self, node: Node) -> Node:
+        """Append a node at the end of the sentence."""
+        node.sentence = self
+        node.position = len(self.nodes)
+        self.nodes.append(node)
+        self._by_id = None
+        return node
+
+
+@dataclass(eq=False)
+class Entity:
+    """A coreference cluster: an id unique in its document, a type, free attributes and its mentions in order."""
+
+    id: str
+    type: str | None = None
+    attrs: dict[str, str] = field(default_factory=dict)
+    mentions: list[Mention] = field(default_factory=list)
+    document: Document | None = field(default=None, repr=False)
+
+    @property
+    def is_singleton(self) -> bool:
+        return len(self.mentions) == 1
+
+    def __repr__(self) -> str:
+        return f"<Entity {self.id} type={self.type!r} mentions={len(self.mentions)}>"
+
+
+@dataclass(eq=False)
+class Mention:
+    """A mention: the nodes it covers (one sentence, document order, gaps allowed), head, entity, attributes.
+
+    ``link`` is the type of the link into this mention from its antecedent (GUM: coref, ana, cata, appos, pred,
+    disc, sgl ...), None where the corpus does not say. ``attrs`` holds the other mention-level fields.
+    """
+
+    words: list[Node]
+    entity: Entity | None = field(default=None, repr=False)
+    head: Node | None = None
+    link: str | None = None
+    attrs: dict[str, str] = field(default_factory=dict)
+    # Number of fields the CorefUD opening bracket had when read; the writer never writes fewer, so that
+    # trailing empty fields ("(e1-x-1-") survive a round trip.
+    bracket_width: int = 0
+
+    @property
+    def sentence(self) -> Sentence:
+        return self.words[0].sentence  # type: ignore[return-value]
+
+    @property
+    def order(self) -> tuple[tuple[int, int], int]:
+        """Sort key in the document: first node, then longer mentions first."""
+        return (self.words[0].order, -len(self.words))
+
+    @property
+    def is_discontinuous(self) -> bool:
+        positions = [w.position for w in self.words]
+        return positions[-1] - positions[0] + 1 != len(positions)
+
+    def parts(self) -> list[list[Node]]:
+        """Maximal runs of nodes adjacent in the sentence."""
+        runs: list[list[Node]] = []
+        for word in self.words:
+            if runs and runs[-1][-1].position + 1 == word.position:
+                runs[-1].append(word)
+            else:
+                runs.append([word])
+        return runs
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.form for w in self.words)
+
+    def __repr__(self) -> str:
+        eid = self.entity.id if self.entity is not None else "?"
+        return f"<Mention {eid} {self.text!r}>"
+
+
+@dataclass(eq=False)
+class Bridge:
+    """Bridging: ``anaphor`` is a mention whose referent is anchored in the ``antecedent`` entity."""
+
+    anaphor: Mention
+    antecedent: Entity
+    label: str | None = None
+
+
+@dataclass(eq=False)
+class SplitAntecedent:
+    """``entity`` refers to the union of ``antecedents`` (e.g. "they" after "John" and "Mary").
+
+    ``anchor`` is the mention the annotation is written at (CorefUD puts SplitAnte on a mention's first node);
+    None means the entity's first mention.
+    """
+
+    entity: Entity
+    antecedents: list[Entity]
+    anchor: Mention | None = None
+
+
+@dataclass
+class Change:
+    """One consequence of an edit elsewhere in the document (a relation removed or retargeted)."""
+
+    what: str
+    detail: str
+
+
+@dataclass(eq=False)
+class Document:
+    """A document: sentences, entities and the relations between them."""
+
+    id: str | None = None
+    language: str | None = None
+    genre: str | None = None
+    topic: str | None = None
+    subtopic: str | None = None
+    source: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    sentences: list[Sentence] = field(default_factory=list)
+    entities: list[Entity] = field(default_factory=list)
+    bridges: list[Bridge] = field(default_factory=list)
+    split_antecedents: list[SplitAntecedent] = field(default_factory=list)
+    # CorefUD `# global.Entity` field names this document declares (e.g. ("eid", "etype", "head", "other")).
+    entity_fields: tuple[str, ...] | None = None
+
+    # -- structure ---------------------------------------------------------------------------------------------
+    def add_sentence(self, sentence: Sentence) -> Sentence:
+        sentence.document = self
+        sentence.index = len(self.sentences)
+        self.sentences.append(sentence)
+        return sentence
+
+    def nodes(self) -> Iterator[Node]:
+        for sentence in self.sentences:
+            yield from sentence.nodes
+
+    @property
+    def mentions(self) -> list[Mention]:
+        """All mentions in document order."""
+        return sorted((m for e in self.entities for m in e.mentions), key=lambda m: m.order)
+
+    def entity(self, entity_id: str) -> Entity | None:
+        for entity in self.entities:
+            if entity.id == entity_id:
+                return entity
+        return None
+
+    # -- coreference edits ----------------------------------------------------------------------------------------
+    def new_entity(self, entity_id: str | None = None, type: str | None = None, **attrs: str) -> Entity:
+        """Create an empty entity; its id must be new in the document (a fresh one is made when not given)."""
+        taken = {e.id for e in self.entities}
+        if entity_id is None:
+            n = len(self.entities) + 1
+            while f"e{n}" in taken:
+                n += 1
+            entity_id = f"e{n}"
+        elif entity_id in taken:
+            raise ModelError(f"entity id {entity_id!r} already exists in document {self.id!r}")
+        entity = Entity(entity_id, type, dict(attrs), document=self)
+        self.entities.append(entity)
+        return entity
+
+    def add_mention(
+        self,
+        entity: Entity,
+        words: Iterable[Node],
+        head: Node | None = None,
+        link: str | None = None,
+        **attrs: str,
+    ) -> Mention:
+        """Add a mention of ``entity`` over ``words`` (any order; they must lie in one sentence of this document)."""
+        nodes = sorted(set(words), key=lambda n: n.order)
+        if not nodes:
+            raise ModelError("a mention needs at least one node")
+        sentence = nodes[0].sentence
+        if sentence is None or sentence.document is not self or any(n.sentence is not sentence for n in nodes):
+            raise ModelError("a mention's nodes must all lie in one sentence of this document")
+        if entity.document is not self:
+            raise ModelError(f"entity {entity.id!r} does not belong to document {self.id!r}")
+        if head is not None and head not in nodes:
+            raise ModelError("the head must be one of the mention's nodes")
+        mention = Mention(nodes, entity, head, link, dict(attrs))
+        self._attach(mention)
+        return mention
+
+    def _attach(self, mention: Mention) -> None:
+        """Insert a fully built mention into its entity (document order) and its nodes' mention lists."""
+        entity = mention.entity
+        assert entity is not None
+        keys = [m.order for m in entity.mentions]
+        entity.mentions.insert(bisect.bisect_right(keys, mention.order), mention)
+        for node in mention.words:
+            node.mentions.append(mention)
+
+    def remove_mention(self, mention: Mention) -> list[Change]:
+        """Remove a mention. Bridges whose anaphor it is go with it; a split antecedent anchored at it falls back
+        to its entity's first mention. If it was its entity's last mention the entity is removed too, see
+        :meth:`remove_entity`."""
+        entity = mention.entity
+        if entity is None or mention not in entity.mentions:
+            raise ModelError("the mention does not belong to this document")
+        changes: list[Change] = []
+        entity.mentions.remove(mention)
+        for node in mention.words:
+            node.mentions.remove(mention)
+        kept = []
+        for bridge in self.bridges:
+            if bridge.anaphor is mention:
+                changes.append(Change("bridge removed", f"anaphor {mention.text!r} -> {bridge.antecedent.id}"))
+            else:
+                kept.append(bridge)
+        self.bridges = kept
+        for split in self.split_antecedents:
+            if split.anchor is mention:
+                split.anchor = None
+        if not entity.mentions:
+            changes.extend(self.remove_entity(entity))
+        mention.entity = None
+        return changes
+
+    def remove_entity(self, entity: Entity) -> list[Change]:
+        """Remove an entity with all its mentions. Relations that point to it lose that end: a bridge with it as
+        antecedent is removed; it leaves the antecedent lists of split antecedents, and a split antecedent left
+        with no antecedent, or whose own entity it is, is removed."""
+        changes: list[Change] = []
+        for mention in list(entity.mentions):
+            entity.mentions.remove(mention)
+            for node in mention.words:
+                node.mentions.remove(mention)
+            mention.entity = None
+        if entity in self.entities:
+            self.entities.remove(entity)
+        kept_bridges = []
+        for bridge in self.bridges:
+            if bridge.antecedent is entity or bridge.anaphor.entity is None:
+                changes.append(Change("bridge removed", f"{bridge.anaphor.text!r} -> {bridge.antecedent.id}"))
+            else:
+                kept_bridges.append(bridge)
+        self.bridges = kept_bridges
+        kept_splits = []
+        for split in self.split_antecedents:
+            if split.entity is entity:
+                changes.append(Change("split antecedent removed", f"entity {entity.id} removed"))
+                continue
+            if entity in split.antecedents:
+                split.antecedents = [a for a in split.antecedents if a is not entity]
+                if not split.antecedents:
+                    changes.append(Change("split antecedent removed", f"{split.entity.id}: no antecedent left"))
+                    continue
+                changes.append(Change("split antecedent shrunk", f"{split.entity.id} lost antecedent {entity.id}"))
+            kept_splits.append(split)
+        self.split_antecedents = kept_splits
+        return changes
+
+    def merge_entities(self, keep: Entity, absorbed: Entity) -> list[Change]:
+        """Move every mention of ``absorbed`` into ``keep`` and retarget relations; ``absorbed`` disappears.
+
+        Relations that become reflexive (a mention bridging to its own entity, an entity split from itself) are
+        removed and reported; duplicate antecedents collapse to one.
+        """
+        if keep is absorbed:
+            return []
+        changes: list[Change] = []
+        for mention in absorbed.mentions:
+            mention.entity = keep
+        keep.mentions = sorted(keep.mentions + absorbed.mentions, key=lambda m: m.order)
+        absorbed.mentions = []
+        if keep.type is None:
+            keep.type = absorbed.type
+        for key, value in absorbed.attrs.items():
+            keep.attrs.setdefault(key, value)
+        self.entities.remove(absorbed)
+        kept_bridges = []
+        for bridge in self.bridges:
+            if bridge.antecedent is absorbed:
+                bridge.antecedent = keep
+            if bridge.anaphor.entity is bridge.antecedent:
+                changes.append(Change("bridge removed", f"{bridge.anaphor.text!r} bridges to its own entity"))
+            else:
+                kept_bridges.append(bridge)
+        self.bridges = kept_bridges
+        kept_splits = []
+        for split in self.split_antecedents:
+            if split.entity is absorbed:
+                split.entity = keep
+            antecedents: list[Entity] = []
+            for antecedent in split.antecedents:
+                antecedent = keep if antecedent is absorbed else antecedent
+                if antecedent not in antecedents:
+                    antecedents.append(antecedent)
+            split.antecedents = antecedents
+            if split.entity in split.antecedents:
+                changes.append(Change("split antecedent removed", f"{split.entity.id} is its own antecedent"))
+            else:
+                kept_splits.append(split)
+        self.split_antecedents = kept_splits
+        return changes
+
+    def split_entity(self, entity: Entity, mentions: Iterable[Mention], new_id: str | None = None) -> Entity:
+        """Move ``mentions`` of ``entity`` into a new entity of the same type and attributes and return it.
+
+        Bridges follow their anaphor mention; relations pointing at ``entity`` as a whole stay with it.
+        """
+        moving = list(mentions)
+        if any(m.entity is not entity for m in moving):
+            raise ModelError(f"every mention to split off must belong to entity {entity.id!r}")
+        if len(moving) >= len(entity.mentions):
+            raise ModelError("splitting off every mention would leave the entity empty")
+        new = self.new_entity(new_id, entity.type, **entity.attrs)
+        for mention in moving:
+            entity.mentions.remove(mention)
+            mention.entity = new
+        new.mentions = sorted(moving, key=lambda m: m.order)
+        for split in self.split_antecedents:
+            if split.entity is entity and split.anchor in moving:
+                split.anchor = None
+        return new
+
+    def move_head(self, mention: Mention, head: Node | None) -> None:
+        """Set the mention's head (None: unknown); it must be one of the mention's nodes."""
+        if head is not None and head not in mention.words:
+            raise ModelError(f"{head!r} is not a node of mention {mention!r}")
+        mention.head = head
+
+    def add_bridge(self, anaphor: Mention, antecedent: Entity, label: str | None = None) -> Bridge:
+        if anaphor.entity is None or anaphor.entity.document is not self or antecedent.document is not self:
+            raise ModelError("bridge ends must belong to this document")
+        if anaphor.entity is antecedent:
+            raise ModelError("a mention cannot bridge to its own entity")
+        bridge = Bridge(anaphor, antecedent, label)
+        self.bridges.append(bridge)
+        return bridge
+
+    def add_split_antecedent(
+        self, entity: Entity, antecedents: Iterable[Entity], anchor: Mention | None = None
+    ) -> SplitAntecedent:
+        members = list(antecedents)
+        if not members or entity in members:
+            raise ModelError("a split antecedent needs antecedents other than the entity itself")
+        if any(e.document is not self for e in [entity, *members]):
+            raise ModelError("split antecedent entities must belong to this document")
+        if anchor is not None and anchor.entity is not entity:
+            raise ModelError("the anchor must be a mention of the entity")
+        split = SplitAntecedent(entity, members, anchor)
+        self.split_antecedents.append(split)
+        return split
+
+
+@dataclass(eq=False)
+class Corpus:
+    """A list of documents plus free metadata (name, source files, language)."""
+
+    documents: list[Document] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __iter__(self) -> Iterator[Document]:
+        return iter(self.documents)
+
+    def __len__(self) -> int:
+        return len(self.documents)
