@@ -1,0 +1,764 @@
+"""CorefUD CoNLL-U: reader and writer.
+
+Coreference lives in MISC (CorefUD 1.x):
+
+* ``Entity=`` brackets. ``(e5-person-2`` opens a mention of entity ``e5``, ``e5)`` closes it, ``(e5-person-1)``
+  is a one-node mention. The fields of an opening bracket are those the document's ``# global.Entity`` header
+  names, in its order: CorefUD ``eid-etype-head-other``, GUM v11 ``GRP-etype-infstat-salience-centering-minspan-
+  link-identity``, GUM v7 ``entity-GRP-identity`` (there the eid is the second field, and a closing bracket
+  repeats the fields up to the eid: ``abstract-1)``). A discontinuous mention is written as parts
+  ``e5[1/2]`` ... ``e5[2/2]``. Field values are kept as written (CorefUD percent-encodes ``-`` and brackets).
+* ``Bridge=e3<e5:part`` on the first node of a mention of ``e5``: that mention bridges to entity ``e3``.
+* ``SplitAnte=e1<e3,e2<e3`` on the first node of a mention of ``e3``: entity ``e3`` is split into e1 + e2.
+
+Field mapping to the model: the eid field (``eid``, ``GRP``) names the :class:`Entity`; ``etype``/``entity`` is
+``Entity.type`` and ``identity`` an entity attribute (entity-level, so conflicting values are an error);
+``head`` is the 1-based index of ``Mention.head`` among the mention's nodes; ``link`` is ``Mention.link``; every
+other field is a mention attribute.
+
+Round trip: what is read is written back byte for byte. Column strings are kept as read; MISC keys keep their
+order; the order of brackets on a node is kept while the node's mentions are unchanged, otherwise the writer
+orders them so that they nest (openings, longest first; one-node mentions; closings, shortest first).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from harmonize.errors import Problems, Report
+from harmonize.schemas.model import (
+    Bridge,
+    CommentSlot,
+    Corpus,
+    Document,
+    Entity,
+    Mention,
+    MultiwordToken,
+    Node,
+    Sentence,
+    SplitAntecedent,
+)
+
+COREF_KEYS = ("Entity", "Bridge", "SplitAnte")
+DEFAULT_ENTITY_FIELDS = ("eid", "etype", "head", "other")
+EID_FIELDS = ("eid", "GRP")
+ETYPE_FIELDS = ("etype", "entity")
+ENTITY_LEVEL_FIELDS = ("identity",)
+
+_EMPTY_ID = re.compile(r"(0|[1-9][0-9]*)\.[1-9][0-9]*\Z")
+_MULTIWORD_ID = re.compile(r"([1-9][0-9]*)-([1-9][0-9]*)\Z")
+_PART = re.compile(r"(.+)\[([1-9][0-9]*)/([1-9][0-9]*)\]\Z")
+_BRACKET = re.compile(r"\(([^()]+)(\))?|([^()]+)\)")
+_RELATION = re.compile(r"([^<,:]+)<([^<,:]+)(?::(.*))?\Z")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def read_corefud(path: str | Path, lenient: bool = False, report: Report | None = None) -> Corpus:
+    """Read a CorefUD CoNLL-U file into a :class:`Corpus` (one :class:`Document` per ``# newdoc``)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        Problems(str(path), False, Report())(None, "not UTF-8", str(error))
+        raise  # unreachable: strict Problems raises
+    return parse_corefud(text, str(path), lenient, report)
+
+
+def parse_corefud(
+    text: str, path: str = "<string>", lenient: bool = False, report: Report | None = None
+) -> Corpus:
+    """Parse CorefUD CoNLL-U text. Strict by default; ``lenient`` drops broken annotation into ``report``."""
+    reader = _Reader(path, Problems(path, lenient, report if report is not None else Report()))
+    return reader.run(text)
+
+
+def _field_role(name: str) -> str:
+    if name in ETYPE_FIELDS:
+        return "etype"
+    if name in ("head", "link"):
+        return name
+    return "entity" if name in ENTITY_LEVEL_FIELDS else "mention"
+
+
+class _OpenPart:
+    """A bracket that has been opened and not yet closed."""
+
+    __slots__ = ("record", "start", "line")
+
+    def __init__(self, record: _MentionRecord, start: int, line: int) -> None:
+        self.record = record
+        self.start = start
+        self.line = line
+
+
+class _MentionRecord:
+    """A mention being read: its parts as (start, end) positions in the sentence, and its raw fields."""
+
+    __slots__ = ("eid", "fields", "parts", "total", "line", "mention", "width")
+
+    def __init__(self, eid: str, fields: list[str], total: int, line: int) -> None:
+        self.eid = eid
+        self.fields = fields
+        self.parts: list[tuple[int, int]] = []
+        self.total = total
+        self.line = line
+        self.mention: Mention | None = None
+        self.width = len(fields)
+
+
+class _Reader:
+    def __init__(self, path: str, problem: Problems) -> None:
+        self.path = path
+        self.problem = problem
+        self.corpus = Corpus(meta={"source": path})
+        self.document: Document | None = None
+        self.fields: tuple[str, ...] | None = None
+        self.field_index: dict[str, int] = {}
+        self._start_document(None)
+
+    # -- document and header -----------------------------------------------------------------------------------
+    def _start_document(self, doc_id: str | None) -> None:
+        self.document = Document(id=doc_id, source=self.path, entity_fields=self.fields)
+        self.entities: dict[str, Entity] = {}
+        self.pending_bridges: list[tuple[_MentionRecord, str, str | None, int]] = []
+        self.pending_splits: list[tuple[_MentionRecord, list[str], int]] = []
+        self.layouts: list[tuple[Node, list[tuple[_MentionRecord, int, str]]]] = []
+
+    def _set_fields(self, header: str, line: int) -> None:
+        names = tuple(header.split("-")) if header else ()
+        if not names or len(set(names)) != len(names) or not any(n in EID_FIELDS for n in names):
+            self.problem(line, "malformed global.Entity header", f"{header!r} names no eid field or repeats one")
+            names = DEFAULT_ENTITY_FIELDS
+        self.fields = names
+        self.field_index = {name: i for i, name in enumerate(names)}
+        self.eid_index = next(i for i, n in enumerate(names) if n in EID_FIELDS)
+        # What each field of an opening bracket feeds in the model, computed once per header.
+        self.plan = [(i, _field_role(name), name) for i, name in enumerate(names) if name not in EID_FIELDS]
+        assert self.document is not None
+        self.document.entity_fields = names
+
+    # -- main loop -----------------------------------------------------------------------------------------------
+    def run(self, text: str) -> Corpus:
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        else:
+            self.corpus.meta["final_newline"] = False
+        # A sentence is lines[first:stop]: comments up to `tokens`, token lines after it. Line numbers are 1-based.
+        first = tokens = -1
+        for index, line in enumerate(lines):
+            if not line:
+                if first < 0:
+                    self.problem(index + 1, "unexpected blank line", "blank lines must separate sentences")
+                else:
+                    self._sentence(lines, first, index if tokens < 0 else tokens, index)
+                first = tokens = -1
+            elif line[0] == "#":
+                if tokens >= 0:
+                    self.problem(index + 1, "comment inside a sentence", line)
+                    lines[index] = ""  # lenient: the comment is dropped and reported
+                elif first < 0:
+                    first = index
+            else:
+                if first < 0:
+                    first = index
+                if tokens < 0:
+                    tokens = index
+        if first >= 0:
+            self.problem(len(lines), "missing blank line at end of file", "the last sentence is not terminated")
+            self._sentence(lines, first, len(lines) if tokens < 0 else tokens, len(lines))
+        self._finish_document()
+        return self.corpus
+
+    def _drop_sentence(self, first: int) -> None:
+        """Lenient only (strict has raised): a sentence with a broken token line is dropped whole."""
+        self.problem.report.add("sentence dropped", f"{self.path}:{first + 1}")
+        assert self.document is not None
+        self.document.sentences.pop()
+
+    def _sentence(self, lines: list[str], first: int, tokens: int, stop: int) -> None:
+        sentence = Sentence()
+        for index in range(first, tokens):
+            if lines[index]:
+                self._comment(sentence, index + 1, lines[index])
+        if tokens == stop:
+            self.problem(first + 1, "sentence without tokens")
+            return
+        document = self.document
+        assert document is not None
+        document.add_sentence(sentence)
+        nodes = sentence.nodes
+        from_columns = Node.from_columns
+        annotated: list[tuple[Node, int, str | None, str | None, str | None]] = []
+        for index in range(tokens, stop):
+            line = lines[index]
+            if not line:
+                continue
+            columns = line.split("\t")
+            if len(columns) != 10:
+                self.problem(index + 1, "broken token line", f"expected 10 tab-separated columns, found {len(columns)}")
+                return self._drop_sentence(first)
+            node_id = columns[0]
+            if not node_id.isdigit():
+                if _EMPTY_ID.match(node_id) is None:
+                    multiword = _MULTIWORD_ID.match(node_id)
+                    if multiword is None:
+                        self.problem(index + 1, "malformed token ID", repr(node_id))
+                        return self._drop_sentence(first)
+                    sentence.multiwords.append(
+                        MultiwordToken(int(multiword[1]), int(multiword[2]), columns[1], tuple(columns[2:10]))
+                    )
+                    continue
+            node = from_columns(columns)
+            node.sentence = sentence
+            node.position = len(nodes)
+            nodes.append(node)
+            misc = columns[9]
+            if "Entity=" in misc or "Bridge=" in misc or "SplitAnte=" in misc:
+                values = node.misc
+                order = tuple(values)
+                entity = values.pop("Entity", None)
+                bridge = values.pop("Bridge", None)
+                split = values.pop("SplitAnte", None)
+                if entity is not None or bridge is not None or split is not None:
+                    node.misc_order = order
+                    annotated.append((node, index + 1, entity, bridge, split))
+        if annotated:
+            self._coreference(sentence, annotated)
+
+    def _comment(self, sentence: Sentence, number: int, line: str) -> None:
+        body = line[1:].strip()
+        key, sep, value = body.partition("=")
+        key = key.strip()
+        value = value.strip()
+        if key == "newdoc" or key.startswith("newdoc "):
+            doc_id = value if sep else None
+            if self.document is not None and self.document.sentences:
+                self._finish_document()
+                self._start_document(doc_id)
+            else:
+                assert self.document is not None
+                self.document.id = doc_id
+            expected = f"# newdoc id = {doc_id}" if doc_id is not None else "# newdoc"
+            sentence.comments.append(CommentSlot.NEWDOC if line == expected else line)
+        elif key == "global.Entity" and sep:
+            self._set_fields(value, number)
+            rendered = f"# global.Entity = {'-'.join(self.fields or ())}"
+            sentence.comments.append(CommentSlot.GLOBAL_ENTITY if line == rendered else line)
+        elif key == "sent_id" and sep:
+            sentence.id = value
+            sentence.comments.append(CommentSlot.SENT_ID if line == f"# sent_id = {value}" else line)
+        elif key == "text" and sep:
+            sentence.text = value
+            sentence.comments.append(CommentSlot.TEXT if line == f"# text = {value}" else line)
+        else:
+            if key == "meta::genre" and self.document is not None:
+                self.document.genre = value
+            sentence.comments.append(line)
+
+    # -- coreference ---------------------------------------------------------------------------------------------
+    def _coreference(
+        self, sentence: Sentence, annotated: list[tuple[Node, int, str | None, str | None, str | None]]
+    ) -> None:
+        open_parts: dict[tuple[str, str | None], list[_OpenPart]] = {}
+        unfinished: dict[tuple[str, int], list[_MentionRecord]] = {}
+        records: list[_MentionRecord] = []
+        for node, number, entity_value, bridge_value, split_value in annotated:
+            layout: list[tuple[_MentionRecord, int, str]] = []
+            starting: dict[str, _MentionRecord] = {}
+            if entity_value is not None:
+                if self.fields is None:
+                    self.problem(number, "missing global.Entity header", "Entity= before any # global.Entity")
+                    self._set_fields("-".join(DEFAULT_ENTITY_FIELDS), number)
+                for kind, content in self._brackets(entity_value, number):
+                    if kind == "close":
+                        self._close(content, node, number, open_parts, layout)
+                        continue
+                    opened = self._open(content, node, number, open_parts, unfinished, records, layout)
+                    if opened is not None:
+                        record, part_number = opened
+                        if part_number == 1:
+                            starting.setdefault(record.eid, record)
+                        if kind == "single":
+                            self._close(self._closing_label(content), node, number, open_parts, layout)
+            if len(layout) > 1:  # a lone bracket has no order to keep
+                self.layouts.append((node, layout))
+            if bridge_value is not None:
+                for ante, ana, label in self._relations(bridge_value, "Bridge", number):
+                    if ana in starting:
+                        self.pending_bridges.append((starting[ana], ante, label, number))
+                    else:
+                        self.problem(number, "Bridge without anaphor mention", f"no mention of {ana} starts here")
+            if split_value is not None:
+                groups: dict[str, list[str]] = {}
+                for ante, ana, _label in self._relations(split_value, "SplitAnte", number):
+                    groups.setdefault(ana, []).append(ante)
+                for ana, antes in groups.items():
+                    if ana in starting:
+                        self.pending_splits.append((starting[ana], antes, number))
+                    else:
+                        self.problem(number, "SplitAnte without mention", f"no mention of {ana} starts here")
+        for stack in open_parts.values():
+            for part in stack:
+                self.problem(part.line, "mention crosses a sentence boundary",
+                             f"{part.record.eid} is not closed in sentence {sentence.id}")
+        for waiting in unfinished.values():
+            for record in waiting:
+                if len(record.parts) < record.total:
+                    self.problem(record.line, "incomplete discontinuous mention",
+                                 f"{record.eid} has {len(record.parts)} of {record.total} parts")
+                    record.parts = []
+        for record in records:
+            if record.parts and (record.total == 1 or len(record.parts) == record.total):
+                self._build_mention(sentence, record)
+
+    def _brackets(self, value: str, number: int) -> list[tuple[str, str]]:
+        """Split an Entity value into ("open"|"single"|"close", content) events, in order."""
+        events = []
+        position = 0
+        for match in _BRACKET.finditer(value):
+            if match.start() != position:
+                break
+            position = match.end()
+            if match[3] is not None:
+                events.append(("close", match[3]))
+            else:
+                events.append(("single" if match[2] else "open", match[1]))
+        if position != len(value):
+            self.problem(number, "malformed Entity value", f"unbalanced or empty bracket in {value!r}")
+            return events
+        return events
+
+    def _closing_label(self, content: str) -> str:
+        return "-".join(content.split("-")[: self.eid_index + 1])
+
+    def _split_eid(self, token: str) -> tuple[str, str | None, int, int]:
+        """``e5[2/3]`` -> ("e5", "2/3", 2, 3); ``e5`` -> ("e5", None, 1, 1)."""
+        if token[-1:] != "]":
+            return token, None, 1, 1
+        part = _PART.match(token)
+        if part is None:
+            return token, None, 1, 1
+        return part[1], f"{part[2]}/{part[3]}", int(part[2]), int(part[3])
+
+    def _open(
+        self,
+        content: str,
+        node: Node,
+        number: int,
+        open_parts: dict[tuple[str, str | None], list[_OpenPart]],
+        unfinished: dict[tuple[str, int], list[_MentionRecord]],
+        records: list[_MentionRecord],
+        layout: list[tuple[_MentionRecord, int, str]],
+    ) -> tuple[_MentionRecord, int] | None:
+        fields = content.split("-")
+        assert self.fields is not None
+        if len(fields) > len(self.fields) or len(fields) <= self.eid_index:
+            self.problem(number, "malformed mention",
+                         f"({content} has {len(fields)} fields, global.Entity declares {len(self.fields)}")
+            return None
+        eid, label, index, total = self._split_eid(fields[self.eid_index])
+        if not eid or index > total:
+            self.problem(number, "malformed mention", f"bad entity id {fields[self.eid_index]!r}")
+            return None
+        if total == 1:
+            record = _MentionRecord(eid, fields, 1, number)
+            records.append(record)
+        elif index == 1:
+            record = _MentionRecord(eid, fields, total, number)
+            records.append(record)
+            unfinished.setdefault((eid, total), []).append(record)
+        else:
+            waiting = unfinished.get((eid, total), [])
+            record = next((r for r in reversed(waiting) if len(r.parts) == index - 1), None)  # type: ignore[assignment]
+            if record is None:
+                self.problem(number, "discontinuous part out of order", f"{eid}[{label}] has no earlier parts")
+                return None
+        open_parts.setdefault((eid, label), []).append(_OpenPart(record, node.position, number))
+        layout.append((record, index, "open"))
+        return record, index
+
+    def _close(
+        self,
+        content: str,
+        node: Node,
+        number: int,
+        open_parts: dict[tuple[str, str | None], list[_OpenPart]],
+        layout: list[tuple[_MentionRecord, int, str]],
+    ) -> None:
+        if self.eid_index == 0:
+            eid_token = content.partition("-")[0]
+        else:
+            fields = content.split("-")
+            if len(fields) <= self.eid_index:
+                self.problem(number, "malformed closing bracket", f"{content})")
+                return
+            eid_token = fields[self.eid_index]
+        eid, label, index, total = self._split_eid(eid_token)
+        stack = open_parts.get((eid, label))
+        if not stack:
+            reason = "closing bracket for an entity never opened" if eid not in self.entities and not any(
+                key[0] == eid for key in open_parts) else "closing bracket without an open mention"
+            self.problem(number, reason, f"{content}) in sentence ending at this line")
+            return
+        part = stack.pop()
+        record = part.record
+        record.parts.append((part.start, node.position))
+        if layout and layout[-1][0] is record and layout[-1][2] == "open" and part.start == node.position:
+            layout[-1] = (record, index, "single")
+        else:
+            layout.append((record, index, "close"))
+
+    def _relations(self, value: str, key: str, number: int) -> list[tuple[str, str, str | None]]:
+        result = []
+        for item in value.split(","):
+            match = _RELATION.match(item)
+            if match is None:
+                self.problem(number, f"malformed {key}", repr(item))
+                continue
+            result.append((match[1], match[2], match[3]))
+        return result
+
+    def _entity(self, eid: str, etype: str, attrs: dict[str, str], line: int) -> Entity:
+        entity = self.entities.get(eid)
+        if entity is not None and (not etype or etype == entity.type) and not attrs:
+            return entity
+        if entity is None:
+            assert self.document is not None
+            entity = Entity(eid, etype or None, attrs, document=self.document)
+            self.entities[eid] = entity
+            self.document.entities.append(entity)
+            return entity
+        if etype and entity.type != etype:
+            if entity.type is None:
+                entity.type = etype
+            else:
+                self.problem(line, "conflicting entity type",
+                             f"{eid} is {entity.type!r} earlier and {etype!r} here")
+        for name, value in attrs.items():
+            known = entity.attrs.setdefault(name, value)
+            if known != value:
+                self.problem(line, "conflicting entity attribute",
+                             f"{eid} has {name}={known!r} earlier and {value!r} here")
+        return entity
+
+    def _build_mention(self, sentence: Sentence, record: _MentionRecord) -> None:
+        assert self.fields is not None
+        nodes = sentence.nodes
+        parts = sorted(record.parts)
+        words = [w for start, end in parts for w in nodes[start : end + 1]]
+        etype = ""
+        head: Node | None = None
+        link: str | None = None
+        mention_attrs: dict[str, str] = {}
+        entity_attrs: dict[str, str] = {}
+        fields = record.fields
+        width = len(fields)
+        for i, role, name in self.plan:
+            if i >= width:
+                break
+            value = fields[i]
+            if not value:
+                continue
+            if role == "mention":
+                mention_attrs[name] = value
+            elif role == "etype":
+                etype = value
+            elif role == "head":
+                if not value.isdigit() or not 1 <= int(value) <= len(words):
+                    self.problem(record.line, "mention head out of range",
+                                 f"{record.eid} head {value} but {len(words)} nodes")
+                else:
+                    head = words[int(value) - 1]
+            elif role == "link":
+                link = value
+            else:
+                entity_attrs[name] = value
+        entity = self._entity(record.eid, etype, entity_attrs, record.line)
+        mention = Mention(words, entity, head, link, mention_attrs, record.width)
+        entity.mentions.append(mention)
+        for node in words:
+            node.mentions.append(mention)
+        record.mention = mention
+
+    def _finish_document(self) -> None:
+        document = self.document
+        assert document is not None
+        if not document.sentences:
+            return
+        for entity in document.entities:
+            entity.mentions.sort(key=lambda m: m.order)
+        for record, ante, label, line in self.pending_bridges:
+            target = self.entities.get(ante)
+            if record.mention is None:
+                continue  # its mention was dropped (lenient) and reported
+            if target is None:
+                self.problem(line, "Bridge to an unknown entity", f"{ante} has no mention in the document")
+                continue
+            document.bridges.append(Bridge(record.mention, target, label))
+        for record, antes, line in self.pending_splits:
+            if record.mention is None:
+                continue
+            members = []
+            for ante in antes:
+                target = self.entities.get(ante)
+                if target is None:
+                    self.problem(line, "SplitAnte to an unknown entity", f"{ante} has no mention in the document")
+                else:
+                    members.append(target)
+            if members:
+                assert record.mention.entity is not None
+                document.split_antecedents.append(SplitAntecedent(record.mention.entity, members, record.mention))
+        for node, layout in self.layouts:
+            node_layout = tuple((r.mention, i, kind) for r, i, kind in layout if r.mention is not None)
+            if node_layout:
+                node.bracket_order = node_layout
+        self.corpus.documents.append(document)
+
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def format_corefud(corpus: Corpus, report: Report | None = None) -> str:
+    """Serialize a corpus as CorefUD CoNLL-U text."""
+    lines: list[str] = []
+    fields_in_force: tuple[str, ...] | None = None
+    for number, document in enumerate(corpus.documents):
+        fields_in_force = _format_document(document, number, fields_in_force, lines, report)
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def write_corefud(corpus: Corpus, path: str | Path, report: Report | None = None) -> None:
+    """Write a corpus to one CorefUD CoNLL-U file (atomically)."""
+    from harmonize.io import atomic_write_text
+
+    atomic_write_text(path, format_corefud(corpus, report))
+
+
+def entity_fields_for(document: Document) -> tuple[str, ...]:
+    """The ``global.Entity`` fields needed to write ``document`` without loss: its own header, extended by any
+    field its mentions and entities use that the header lacks."""
+    fields = list(document.entity_fields or DEFAULT_ENTITY_FIELDS)
+    present = set(fields)
+    wanted: list[str] = []
+    for entity in document.entities:
+        wanted.extend(entity.attrs)
+        if entity.type and not present & set(ETYPE_FIELDS):
+            wanted.append("etype")
+        for mention in entity.mentions:
+            wanted.extend(mention.attrs)
+            if mention.link is not None:
+                wanted.append("link")
+            if mention.head is not None:
+                wanted.append("head")
+    for name in wanted:
+        if name not in present:
+            fields.append(name)
+            present.add(name)
+    return tuple(fields)
+
+
+def _format_document(
+    document: Document,
+    number: int,
+    fields_in_force: tuple[str, ...] | None,
+    lines: list[str],
+    report: Report | None,
+) -> tuple[str, ...] | None:
+    fields = entity_fields_for(document) if document.entities or document.entity_fields else None
+    entity_values = _entity_values(document, fields)
+    relations = _relation_values(document)
+    for index, sentence in enumerate(document.sentences):
+        comments = list(sentence.comments)
+        if not comments:
+            comments = [slot for slot, value in ((CommentSlot.SENT_ID, sentence.id), (CommentSlot.TEXT, sentence.text))
+                        if value is not None]
+        if index == 0:
+            comments = _document_comments(document, number, comments, fields, fields_in_force)
+        for comment in comments:
+            rendered = _render_comment(comment, document, sentence, fields)
+            if rendered is not None:
+                lines.append(rendered)
+        multiwords = {str(mwt.first): mwt for mwt in sentence.multiwords}
+        for node in sentence.nodes:
+            if multiwords:
+                mwt = multiwords.get(node.id)
+                if mwt is not None:
+                    lines.append("\t".join((mwt.id, mwt.form, *mwt.columns, *mwt.extra)))
+            misc = node.unparsed_misc()
+            entity_value = entity_values.get(node)
+            bridge_value, split_value = relations.get(node, (None, None))
+            if misc is None or entity_value or bridge_value or split_value:
+                misc = _misc_value(node, entity_value, bridge_value, split_value)
+            lines.append("\t".join((node.id, node.form, node.lemma, node.upos, node.xpos, node.feats, node.head,
+                                    node.deprel, node.deps, misc, *node.extra)))
+        lines.append("")
+    return fields if fields is not None else fields_in_force
+
+
+def _document_comments(
+    document: Document,
+    number: int,
+    comments: list[str | CommentSlot],
+    fields: tuple[str, ...] | None,
+    fields_in_force: tuple[str, ...] | None,
+) -> list[str | CommentSlot]:
+    """Make sure the first sentence starts the document and declares the entity fields where needed."""
+    has_newdoc = any(c is CommentSlot.NEWDOC or (isinstance(c, str) and c.startswith("# newdoc")) for c in comments)
+    if not has_newdoc and (document.id is not None or number > 0):
+        comments.insert(0, CommentSlot.NEWDOC)
+    has_header = any(c is CommentSlot.GLOBAL_ENTITY or (isinstance(c, str) and c.startswith("# global.Entity"))
+                     for c in comments)
+    if fields is not None and fields != fields_in_force and not has_header:
+        at = next((i + 1 for i, c in enumerate(comments) if c is CommentSlot.NEWDOC), 0)
+        comments.insert(at, CommentSlot.GLOBAL_ENTITY)
+    return comments
+
+
+def _render_comment(
+    comment: str | CommentSlot, document: Document, sentence: Sentence, fields: tuple[str, ...] | None
+) -> str | None:
+    if isinstance(comment, str):
+        return comment
+    if comment is CommentSlot.NEWDOC:
+        return f"# newdoc id = {document.id}" if document.id is not None else "# newdoc"
+    if comment is CommentSlot.GLOBAL_ENTITY:
+        return f"# global.Entity = {'-'.join(fields or DEFAULT_ENTITY_FIELDS)}"
+    if comment is CommentSlot.SENT_ID:
+        return f"# sent_id = {sentence.id}" if sentence.id is not None else None
+    return f"# text = {sentence.text}" if sentence.text is not None else None
+
+
+_Event = tuple[Mention, int, str]
+# A bracket to write: the event it stands for, its nesting sort key, its text.
+_Bracket = tuple[_Event, tuple, str]
+
+
+def _entity_values(document: Document, fields: tuple[str, ...] | None) -> dict[Node, str]:
+    """The Entity= value of every node that has brackets."""
+    if fields is None:
+        return {}
+    eid_index = next((i for i, n in enumerate(fields) if n in EID_FIELDS), 0)
+    brackets: dict[Node, list[_Bracket]] = {}
+    for entity in document.entities:
+        for mention in entity.mentions:
+            words = mention.words
+            order = words[0].order
+            if words[-1].position - words[0].position + 1 == len(words):
+                parts = [words]
+            else:
+                parts = mention.parts()
+            total = len(parts)
+            for number, part in enumerate(parts, 1):
+                label = f"[{number}/{total}]" if total > 1 else ""
+                opening = _bracket_fields(mention, label, fields, eid_index, closing=False)
+                first = part[0]
+                if len(part) == 1:
+                    brackets.setdefault(first, []).append(
+                        ((mention, number, "single"), (1, 0, order), f"({opening})"))
+                    continue
+                span = len(part)
+                closing = _bracket_fields(mention, label, fields, eid_index, closing=True)
+                brackets.setdefault(first, []).append(((mention, number, "open"), (0, -span, order), "(" + opening))
+                # Closings: shortest first; among equal spans the later-opened first (reverse of opening order).
+                brackets.setdefault(part[-1], []).append(
+                    ((mention, number, "close"), (2, span, tuple(-x for x in order)), closing + ")"))
+    values: dict[Node, str] = {}
+    for node, found in brackets.items():
+        if len(found) == 1:
+            values[node] = found[0][2]
+            continue
+        layout = node.bracket_order
+        if len(layout) == len(found):
+            text_of = {event: text for event, _key, text in found}
+            if text_of.keys() == set(layout):
+                values[node] = "".join(text_of[event] for event in layout)
+                continue
+        found.sort(key=lambda bracket: bracket[1])
+        values[node] = "".join(text for _event, _key, text in found)
+    return values
+
+
+def _bracket_fields(mention: Mention, label: str, fields: tuple[str, ...], eid_index: int, closing: bool) -> str:
+    entity = mention.entity
+    assert entity is not None
+    if closing and eid_index == 0:
+        return entity.id + label
+    values = []
+    for name in fields[: eid_index + 1] if closing else fields:
+        if name in EID_FIELDS:
+            values.append(entity.id + label)
+        elif name in ETYPE_FIELDS:
+            values.append(entity.type or "")
+        elif name == "head":
+            values.append(str(mention.words.index(mention.head) + 1) if mention.head is not None else "")
+        elif name == "link":
+            values.append(mention.link or "")
+        elif name in ENTITY_LEVEL_FIELDS or name in entity.attrs:
+            values.append(entity.attrs.get(name, ""))
+        else:
+            values.append(mention.attrs.get(name, ""))
+    if closing:
+        return "-".join(values)
+    keep = max(mention.bracket_width, eid_index + 1)
+    for i in range(len(values) - 1, keep - 1, -1):
+        if values[i]:
+            keep = i + 1
+            break
+    return "-".join(values[:keep])
+
+
+def _relation_values(document: Document) -> dict[Node, tuple[str | None, str | None]]:
+    """Bridge= and SplitAnte= values per node (the first node of the mention they are written at)."""
+    bridges: dict[Node, list[str]] = {}
+    for bridge in document.bridges:
+        anaphor_entity = bridge.anaphor.entity
+        assert anaphor_entity is not None
+        item = f"{bridge.antecedent.id}<{anaphor_entity.id}" + (f":{bridge.label}" if bridge.label else "")
+        bridges.setdefault(bridge.anaphor.words[0], []).append(item)
+    splits: dict[Node, list[str]] = {}
+    for split in document.split_antecedents:
+        anchor = split.anchor if split.anchor is not None and split.anchor.entity is split.entity else None
+        if anchor is None:
+            anchor = split.entity.mentions[0]
+        splits.setdefault(anchor.words[0], []).extend(f"{a.id}<{split.entity.id}" for a in split.antecedents)
+    result: dict[Node, tuple[str | None, str | None]] = {}
+    for node in bridges.keys() | splits.keys():
+        bridge_items, split_items = bridges.get(node), splits.get(node)
+        result[node] = (",".join(bridge_items) if bridge_items else None,
+                        ",".join(split_items) if split_items else None)
+    return result
+
+
+def _misc_value(node: Node, entity: str | None, bridge: str | None, split: str | None) -> str:
+    items: list[tuple[str, str | None]] = list(node.misc.items())
+    order = node.misc_order
+    for key, value in (("Entity", entity), ("Bridge", bridge), ("SplitAnte", split)):
+        if value:
+            items.insert(_misc_position(items, key, order), (key, value))
+    if not items:
+        return "_"
+    return "|".join(key if value is None else f"{key}={value}" for key, value in items)
+
+
+def _misc_position(items: list[tuple[str, str | None]], key: str, order: tuple[str, ...]) -> int:
+    """Where a coreference key goes in MISC: where it stood when read, else in alphabetical order."""
+    if key in order:
+        rank = order.index(key)
+        for i, (other, _value) in enumerate(items):
+            if (order.index(other) if other in order else len(order)) > rank:
+                return i
+        return len(items)
+    for i, (other, _value) in enumerate(items):
+        if other.lower() > key.lower():
+            return i
+    return len(items)
