@@ -1,0 +1,3 @@
+from harmonize.cli import main
+
+main()

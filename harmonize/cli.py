@@ -1,0 +1,147 @@
+"""The ``harmonize`` command line.
+
+Errors go to stderr as one line with exit code 1 (usage errors: 2); nothing ends in a bare traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+
+from harmonize.converters import formats, get_format
+from harmonize.converters.registry import Format
+from harmonize.errors import HarmonizeError, Report
+from harmonize.io import atomic_write_text
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Bring coreference corpora into one model and back out again.",
+    pretty_exceptions_enable=False,
+)
+stderr = Console(stderr=True)
+
+SAMPLE = "sample.conllu"
+
+
+@app.command("formats")
+def list_formats() -> None:
+    """List the formats harmonize reads and writes."""
+    for fmt in formats():
+        can = "/".join(word for word, able in (("read", fmt.reader), ("write", fmt.writer)) if able)
+        typer.echo(f"{fmt.name:<12} {can:<11} {fmt.summary}")
+
+
+@app.command()
+def convert(
+    inputs: Annotated[list[Path] | None, typer.Argument(help="Input files or folders.", show_default=False)] = None,
+    source: Annotated[str, typer.Option("--from", help="Input format (see `harmonize formats`).")] = "corefud",
+    target: Annotated[str, typer.Option("--to", help="Output format.")] = "corefud",
+    output: Annotated[Path, typer.Option("-o", "--output", help="Output file (one input file) or folder.")] = Path(
+        "harmonize-out"
+    ),
+    lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
+    report_path: Annotated[Path | None, typer.Option("--report", help="Write what was dropped, as JSON.")] = None,
+    sample: Annotated[bool, typer.Option(help="Convert the small CorefUD sample shipped with harmonize.")] = False,
+) -> None:
+    """Convert corpora from one format to another through the harmonize model."""
+    reader = get_format(source, "read")
+    writer = get_format(target, "write")
+    files = _input_files(inputs or [], reader, sample)
+    jobs = _plan_outputs(files, output, writer)
+    reports: dict[str, Report] = {}
+    with Progress(console=stderr, transient=True, disable=len(jobs) < 2) as progress:
+        task = progress.add_task("converting", total=len(jobs))
+        for in_path, out_path in jobs:
+            report = Report()
+            corpus = reader.reader(in_path, lenient, report)  # type: ignore[misc]
+            writer.writer(corpus, out_path, report)  # type: ignore[misc]
+            reports[str(in_path)] = report
+            progress.advance(task)
+    total = Report()
+    for report in reports.values():
+        total.merge(report)
+    if report_path is not None:
+        atomic_write_text(
+            report_path,
+            json.dumps(
+                {"total": total.to_dict(), "files": {name: r.to_dict() for name, r in reports.items()}},
+                indent=2,
+                ensure_ascii=False,
+            )
+            + "\n",
+        )
+    if total:
+        for reason, count in sorted(total.counts.items()):
+            _say(f"dropped or changed: {count} x {reason} (e.g. {total.examples[reason][0]})")
+    target_name = jobs[0][1] if len(jobs) == 1 else output
+    _say(f"wrote {len(jobs)} file(s) to {target_name}")
+
+
+def _input_files(inputs: list[Path], reader: Format, sample: bool) -> list[Path]:
+    if sample:
+        if inputs:
+            raise HarmonizeError("--sample takes no INPUT")
+        return [Path(str(resources.files("harmonize") / "samples" / SAMPLE))]
+    if not inputs:
+        raise HarmonizeError("no INPUT given (or use --sample)")
+    files: list[Path] = []
+    for path in inputs:
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix == reader.extension)
+            if not found:
+                raise HarmonizeError(f"{path}: no *{reader.extension} files in this folder")
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise HarmonizeError(f"{path}: no such file or folder")
+    return files
+
+
+def _plan_outputs(files: list[Path], output: Path, writer: Format) -> list[tuple[Path, Path]]:
+    """A single input file and an OUTPUT that names a file: that file. Otherwise OUTPUT is a folder that gets one
+    file per input, named after it."""
+    if len(files) == 1 and not output.is_dir() and output.suffix:
+        return [(files[0], output)]
+    if output.exists() and not output.is_dir():
+        raise HarmonizeError(f"{output}: several inputs need an output folder, and this is a file")
+    jobs: list[tuple[Path, Path]] = []
+    taken: dict[Path, Path] = {}
+    for path in files:
+        out = output / (path.stem + writer.extension)
+        if out in taken:
+            raise HarmonizeError(f"{taken[out]} and {path} would both be written to {out}")
+        taken[out] = path
+        jobs.append((path, out))
+    return jobs
+
+
+def _say(message: str) -> None:
+    """One unwrapped line on stderr (rich would fold long paths)."""
+    print(message, file=sys.stderr)
+
+
+def main() -> None:
+    """Console entry point: maps every failure to a one-line message and an exit code."""
+    try:
+        app()  # standalone: usage errors exit 2 with click's message
+    except HarmonizeError as error:
+        _say(f"harmonize: error: {error}")
+        sys.exit(1)
+    except OSError as error:
+        _say(f"harmonize: error: {error.filename or ''}: {error.strerror or error}")
+        sys.exit(1)
+    except KeyboardInterrupt:
+        _say("harmonize: interrupted; no partial output was left behind")
+        sys.exit(130)
+    except Exception as error:  # noqa: BLE001 - the promise is: never a bare traceback
+        _say(f"harmonize: internal error ({type(error).__name__}): {error}; please report it")
+        sys.exit(1)

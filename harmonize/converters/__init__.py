@@ -1,0 +1,16 @@
+"""Readers and writers, one module per format, all looked up through :mod:`harmonize.converters.registry`."""
+
+from harmonize.converters import corefud
+from harmonize.converters.registry import Format, formats, get_format, register
+
+register(
+    Format(
+        name="corefud",
+        summary="CorefUD CoNLL-U (Entity=, Bridge=, SplitAnte= in MISC; any global.Entity field order; lossless)",
+        extension=".conllu",
+        reader=lambda path, lenient, report: corefud.read_corefud(path, lenient, report),
+        writer=lambda corpus, path, report: corefud.write_corefud(corpus, path, report),
+    )
+)
+
+__all__ = ["Format", "formats", "get_format", "register"]

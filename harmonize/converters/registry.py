@@ -1,0 +1,49 @@
+"""The one registry of formats: a name, what it is, how to read it and how to write it.
+
+Each format is one module in ``harmonize/converters/`` plus one :func:`register` call in
+``harmonize/converters/__init__.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from harmonize.errors import HarmonizeError, Report
+from harmonize.schemas.model import Corpus
+
+Reader = Callable[[Path, bool, Report], Corpus]
+Writer = Callable[[Corpus, Path, Report], None]
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    summary: str
+    extension: str  # of one output file, with the dot
+    reader: Reader | None = None
+    writer: Writer | None = None
+
+
+_FORMATS: dict[str, Format] = {}
+
+
+def register(fmt: Format) -> Format:
+    if fmt.name in _FORMATS:
+        raise ValueError(f"format {fmt.name!r} is registered twice")
+    _FORMATS[fmt.name] = fmt
+    return fmt
+
+
+def formats() -> list[Format]:
+    return sorted(_FORMATS.values(), key=lambda f: f.name)
+
+
+def get_format(name: str, need: str) -> Format:
+    """The format called ``name`` that can ``need`` ("read" or "write"), or an error listing those that can."""
+    fmt = _FORMATS.get(name)
+    if fmt is None or (fmt.reader if need == "read" else fmt.writer) is None:
+        able = [f.name for f in formats() if (f.reader if need == "read" else f.writer) is not None]
+        raise HarmonizeError(f"no format {name!r} to {need}; available: {', '.join(able)}")
+    return fmt
