@@ -18,7 +18,8 @@ other field is a mention attribute.
 
 Round trip: what is read is written back byte for byte. Column strings are kept as read; MISC keys keep their
 order; the order of brackets on a node is kept while the node's mentions are unchanged, otherwise the writer
-orders them so that they nest (openings, longest first; one-node mentions; closings, shortest first).
+orders them so that they nest (openings, longest first; one-node mentions; closings, shortest first), except
+that where mentions cross, closings come first: an opening followed by a closing would read as one bracket.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from harmonize.errors import Problems, Report
+from harmonize.errors import FormatError, Problems, Report
 from harmonize.schemas.model import (
     Bridge,
     CommentSlot,
@@ -65,9 +66,14 @@ def read_corefud(path: str | Path, lenient: bool = False, report: Report | None 
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
-        Problems(str(path), False, Report())(None, "not UTF-8", str(error))
-        raise  # unreachable: strict Problems raises
+        line = text_line_of_offset(path.read_bytes(), error.start)
+        raise FormatError(str(path), line, f"not UTF-8: {error.reason} at byte {error.start}") from None
     return parse_corefud(text, str(path), lenient, report)
+
+
+def text_line_of_offset(data: bytes, offset: int) -> int:
+    """1-based line number of a byte offset."""
+    return data.count(b"\n", 0, offset) + 1
 
 
 def parse_corefud(
@@ -76,6 +82,9 @@ def parse_corefud(
     """Parse CorefUD CoNLL-U text. Strict by default; ``lenient`` drops broken annotation into ``report``."""
     reader = _Reader(path, Problems(path, lenient, report if report is not None else Report()))
     return reader.run(text)
+
+
+_NOTHING_HIDDEN: frozenset[str] = frozenset()
 
 
 def _field_role(name: str) -> str:
@@ -100,12 +109,13 @@ class _OpenPart:
 class _MentionRecord:
     """A mention being read: its parts as (start, end) positions in the sentence, and its raw fields."""
 
-    __slots__ = ("eid", "fields", "parts", "total", "line", "mention", "width")
+    __slots__ = ("eid", "fields", "parts", "opened", "total", "line", "mention", "width")
 
     def __init__(self, eid: str, fields: list[str], total: int, line: int) -> None:
         self.eid = eid
         self.fields = fields
         self.parts: list[tuple[int, int]] = []
+        self.opened = 0  # parts opened so far (a part is added to `parts` only when it closes)
         self.total = total
         self.line = line
         self.mention: Mention | None = None
@@ -376,10 +386,12 @@ class _Reader:
             unfinished.setdefault((eid, total), []).append(record)
         else:
             waiting = unfinished.get((eid, total), [])
-            record = next((r for r in reversed(waiting) if len(r.parts) == index - 1), None)  # type: ignore[assignment]
+            # The earliest-begun mention still waiting for this part (the writer keeps to the same rule).
+            record = next((r for r in waiting if r.opened == index - 1), None)  # type: ignore[assignment]
             if record is None:
                 self.problem(number, "discontinuous part out of order", f"{eid}[{label}] has no earlier parts")
                 return None
+        record.opened += 1
         open_parts.setdefault((eid, label), []).append(_OpenPart(record, node.position, number))
         layout.append((record, index, "open"))
         return record, index
@@ -405,7 +417,7 @@ class _Reader:
         if not stack:
             reason = "closing bracket for an entity never opened" if eid not in self.entities and not any(
                 key[0] == eid for key in open_parts) else "closing bracket without an open mention"
-            self.problem(number, reason, f"{content}) in sentence ending at this line")
+            self.problem(number, reason, f"{content}) closes no mention opened in this sentence")
             return
         part = stack.pop()
         record = part.record
@@ -460,11 +472,12 @@ class _Reader:
         entity_attrs: dict[str, str] = {}
         fields = record.fields
         width = len(fields)
+        hidden: list[str] = []
         for i, role, name in self.plan:
-            if i >= width:
-                break
-            value = fields[i]
+            value = fields[i] if i < width else ""
             if not value:
+                if role == "etype" or role == "entity":
+                    hidden.append(name)
                 continue
             if role == "mention":
                 mention_attrs[name] = value
@@ -481,7 +494,8 @@ class _Reader:
             else:
                 entity_attrs[name] = value
         entity = self._entity(record.eid, etype, entity_attrs, record.line)
-        mention = Mention(words, entity, head, link, mention_attrs, record.width)
+        mention = Mention(words, entity, head, link, mention_attrs, record.width,
+                          frozenset(hidden) if hidden else _NOTHING_HIDDEN)
         entity.mentions.append(mention)
         for node in words:
             node.mentions.append(mention)
@@ -575,7 +589,8 @@ def _format_document(
     report: Report | None,
 ) -> tuple[str, ...] | None:
     fields = entity_fields_for(document) if document.entities or document.entity_fields else None
-    entity_values = _entity_values(document, fields)
+    entity_values, ambiguous = _entity_values(document, fields)
+    first_line = len(lines)
     relations = _relation_values(document)
     for index, sentence in enumerate(document.sentences):
         comments = list(sentence.comments)
@@ -602,7 +617,25 @@ def _format_document(
             lines.append("\t".join((node.id, node.form, node.lemma, node.upos, node.xpos, node.feats, node.head,
                                     node.deprel, node.deps, misc, *node.extra)))
         lines.append("")
+    if ambiguous and fields is not None:
+        _check_discontinuous(document, fields, lines[first_line:], report)
     return fields if fields is not None else fields_in_force
+
+
+def _check_discontinuous(document: Document, fields: tuple[str, ...], lines: list[str], report: Report | None) -> None:
+    """Read the written document back: where interleaved discontinuous mentions of one entity came back
+    differently, no bracket order can express them, and that is reported."""
+    header = f"# global.Entity = {'-'.join(fields)}"
+    again = parse_corefud("\n".join([header, *lines]) + "\n", f"<{document.id}>", lenient=True).documents[0]
+
+    def spans(doc: Document) -> list[tuple[str, tuple[tuple[int, str], ...]]]:
+        return sorted((m.entity.id, tuple((w.sentence.index, w.id) for w in m.words))  # type: ignore[union-attr]
+                      for e in doc.entities for m in e.mentions)
+
+    if spans(again) != spans(document) and report is not None:
+        report.add("ambiguous discontinuous mentions",
+                   f"{document.id}: interleaved discontinuous mentions of one entity cannot be told apart in CorefUD")
+
 
 
 def _document_comments(
@@ -639,16 +672,19 @@ def _render_comment(
 
 
 _Event = tuple[Mention, int, str]
+_CROSSING_RANK = {"close": 0, "open": 1, "single": 2}
 # A bracket to write: the event it stands for, its nesting sort key, its text.
 _Bracket = tuple[_Event, tuple, str]
 
 
-def _entity_values(document: Document, fields: tuple[str, ...] | None) -> dict[Node, str]:
-    """The Entity= value of every node that has brackets."""
+def _entity_values(document: Document, fields: tuple[str, ...] | None) -> tuple[dict[Node, str], bool]:
+    """The Entity= value of every node that has brackets, and whether some of them may be ambiguous (several
+    discontinuous mentions of one entity with the same number of parts)."""
     if fields is None:
-        return {}
+        return {}, False
     eid_index = next((i for i, n in enumerate(fields) if n in EID_FIELDS), 0)
     brackets: dict[Node, list[_Bracket]] = {}
+    discontinuous: dict[Mention, int] = {}  # mention -> number of parts
     for entity in document.entities:
         for mention in entity.mentions:
             words = mention.words
@@ -658,6 +694,8 @@ def _entity_values(document: Document, fields: tuple[str, ...] | None) -> dict[N
             else:
                 parts = mention.parts()
             total = len(parts)
+            if total > 1:
+                discontinuous[mention] = total
             for number, part in enumerate(parts, 1):
                 label = f"[{number}/{total}]" if total > 1 else ""
                 opening = _bracket_fields(mention, label, fields, eid_index, closing=False)
@@ -672,20 +710,61 @@ def _entity_values(document: Document, fields: tuple[str, ...] | None) -> dict[N
                 # Closings: shortest first; among equal spans the later-opened first (reverse of opening order).
                 brackets.setdefault(part[-1], []).append(
                     ((mention, number, "close"), (2, span, tuple(-x for x in order)), closing + ")"))
+    rank = _discontinuous_ranks(discontinuous)
     values: dict[Node, str] = {}
     for node, found in brackets.items():
-        if len(found) == 1:
-            values[node] = found[0][2]
-            continue
-        layout = node.bracket_order
-        if len(layout) == len(found):
-            text_of = {event: text for event, _key, text in found}
-            if text_of.keys() == set(layout):
-                values[node] = "".join(text_of[event] for event in layout)
-                continue
-        found.sort(key=lambda bracket: bracket[1])
-        values[node] = "".join(text for _event, _key, text in found)
-    return values
+        ordered = found if len(found) == 1 else _ordered(node, found)
+        if rank and len(ordered) > 1:
+            ordered = _discontinuous_in_rank_order(ordered, rank, discontinuous)
+        values[node] = "".join(text for _event, _key, text in ordered)
+    return values, bool(rank)
+
+
+def _ordered(node: Node, found: list[_Bracket]) -> list[_Bracket]:
+    """The brackets of one node in the order read if it still fits, else in nesting order."""
+    layout = node.bracket_order
+    if len(layout) == len(found):
+        by_event = {bracket[0]: bracket for bracket in found}
+        if by_event.keys() == set(layout):
+            return [by_event[event] for event in layout]
+    kinds = {event[2] for event, _key, _text in found}
+    if "open" in kinds and "close" in kinds:
+        # "(e1-x-2" followed by "e2)" would read back as one bracket "(e1-x-2e2)": close first.
+        return sorted(found, key=lambda bracket: (_CROSSING_RANK[bracket[0][2]], bracket[1]))
+    return sorted(found, key=lambda bracket: bracket[1])
+
+
+def _discontinuous_ranks(discontinuous: dict[Mention, int]) -> dict[Mention, int]:
+    """Discontinuous mentions of one entity with the same number of parts carry the same labels (e1[2/2]); the
+    reader gives each part to the earliest-begun mention still waiting for it. So where such mentions begin at
+    one node, the writer begins them in the order of their later parts."""
+    groups: dict[tuple[str, int], list[Mention]] = {}
+    for mention, total in discontinuous.items():
+        assert mention.entity is not None
+        groups.setdefault((mention.entity.id, total), []).append(mention)
+    rank: dict[Mention, int] = {}
+    for members in groups.values():
+        if len(members) > 1:
+            members.sort(key=lambda m: [part[0].order for part in m.parts()])
+            rank.update((mention, index) for index, mention in enumerate(members))
+    return rank
+
+
+def _discontinuous_in_rank_order(
+    ordered: list[_Bracket], rank: dict[Mention, int], discontinuous: dict[Mention, int]
+) -> list[_Bracket]:
+    slots: dict[tuple[str, int, int], list[int]] = {}
+    for index, ((mention, number, kind), _key, _text) in enumerate(ordered):
+        if kind != "close" and mention in rank:
+            assert mention.entity is not None
+            slots.setdefault((mention.entity.id, discontinuous[mention], number), []).append(index)
+    result = list(ordered)
+    for indices in slots.values():
+        if len(indices) > 1:
+            brackets = sorted((ordered[i] for i in indices), key=lambda b: rank[b[0][0]])
+            for index, bracket in zip(indices, brackets):
+                result[index] = bracket
+    return result
 
 
 def _bracket_fields(mention: Mention, label: str, fields: tuple[str, ...], eid_index: int, closing: bool) -> str:
@@ -697,6 +776,8 @@ def _bracket_fields(mention: Mention, label: str, fields: tuple[str, ...], eid_i
     for name in fields[: eid_index + 1] if closing else fields:
         if name in EID_FIELDS:
             values.append(entity.id + label)
+        elif name in mention.hidden_fields:
+            values.append("")
         elif name in ETYPE_FIELDS:
             values.append(entity.type or "")
         elif name == "head":

@@ -241,6 +241,9 @@ class Mention:
     # Number of fields the CorefUD opening bracket had when read; the writer never writes fewer, so that
     # trailing empty fields ("(e1-x-1-") survive a round trip.
     bracket_width: int = 0
+    # Entity-level fields (etype, identity) this mention's bracket left empty although they belong to the
+    # entity; the writer leaves them empty there again.
+    hidden_fields: frozenset[str] = frozenset()
 
     @property
     def sentence(self) -> Sentence:
@@ -421,7 +424,7 @@ class Document:
     def remove_entity(self, entity: Entity) -> list[Change]:
         """Remove an entity with all its mentions. Relations that point to it lose that end: a bridge with it as
         antecedent is removed; it leaves the antecedent lists of split antecedents, and a split antecedent left
-        with no antecedent, or whose own entity it is, is removed."""
+        with fewer than two antecedents (CorefUD requires two), or whose own entity it is, is removed."""
         changes: list[Change] = []
         for mention in list(entity.mentions):
             entity.mentions.remove(mention)
@@ -444,8 +447,9 @@ class Document:
                 continue
             if entity in split.antecedents:
                 split.antecedents = [a for a in split.antecedents if a is not entity]
-                if not split.antecedents:
-                    changes.append(Change("split antecedent removed", f"{split.entity.id}: no antecedent left"))
+                if len(split.antecedents) < 2:
+                    changes.append(Change("split antecedent removed",
+                                          f"{split.entity.id}: fewer than two antecedents left"))
                     continue
                 changes.append(Change("split antecedent shrunk", f"{split.entity.id} lost antecedent {entity.id}"))
             kept_splits.append(split)
@@ -456,7 +460,8 @@ class Document:
         """Move every mention of ``absorbed`` into ``keep`` and retarget relations; ``absorbed`` disappears.
 
         Relations that become reflexive (a mention bridging to its own entity, an entity split from itself) are
-        removed and reported; duplicate antecedents collapse to one.
+        removed and reported; duplicate antecedents collapse to one, and a split antecedent left with fewer than
+        two is removed.
         """
         if keep is absorbed:
             return []
@@ -491,6 +496,8 @@ class Document:
             split.antecedents = antecedents
             if split.entity in split.antecedents:
                 changes.append(Change("split antecedent removed", f"{split.entity.id} is its own antecedent"))
+            elif len(antecedents) < 2:
+                changes.append(Change("split antecedent removed", f"{split.entity.id}: antecedents merged into one"))
             else:
                 kept_splits.append(split)
         self.split_antecedents = kept_splits
@@ -535,8 +542,8 @@ class Document:
         self, entity: Entity, antecedents: Iterable[Entity], anchor: Mention | None = None
     ) -> SplitAntecedent:
         members = list(antecedents)
-        if not members or entity in members:
-            raise ModelError("a split antecedent needs antecedents other than the entity itself")
+        if len(set(members)) < 2 or entity in members:
+            raise ModelError("a split antecedent needs two or more antecedents other than the entity itself")
         if any(e.document is not self for e in [entity, *members]):
             raise ModelError("split antecedent entities must belong to this document")
         if anchor is not None and anchor.entity is not entity:
