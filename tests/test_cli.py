@@ -1,0 +1,84 @@
+"""The `harmonize` command: conversions, folders, reports, exit codes and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+from tests.conftest import shared
+from tests.corefud_text import conllu
+
+
+def harmonize(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "harmonize", *map(str, args)], capture_output=True, text=True)
+
+
+def test_formats_lists_corefud() -> None:
+    done = harmonize("formats")
+    assert done.returncode == 0 and done.stdout.startswith("corefud") and "read/write" in done.stdout
+
+
+def test_sample_conversion_is_byte_identical(tmp_path: Path) -> None:
+    out = tmp_path / "sample.conllu"
+    done = harmonize("convert", "--sample", "--from", "corefud", "--to", "corefud", "-o", out)
+    assert done.returncode == 0, done.stderr
+    original = (resources.files("harmonize") / "samples" / "sample.conllu").read_text(encoding="utf-8")
+    assert out.read_text(encoding="utf-8") == original
+
+
+def test_folder_input_writes_one_file_per_input_with_a_report(tmp_path: Path) -> None:
+    source = shared("corefud-samples", "corefud-scorer", "tests-corefud", "zeros")
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    for path in sorted(source.glob("TC-Z*.key")):
+        (inputs / (path.stem + ".conllu")).write_bytes(path.read_bytes())
+    report = tmp_path / "report.json"
+    done = harmonize("convert", inputs, "--from", "corefud", "--to", "corefud", "-o", tmp_path / "out",
+                     "--report", report)
+    assert done.returncode == 0, done.stderr
+    for path in inputs.iterdir():
+        assert (tmp_path / "out" / path.name).read_bytes() == path.read_bytes()
+    assert json.loads(report.read_text())["total"] == {}
+
+
+def test_malformed_input_gives_one_line_with_file_line_and_reason(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.conllu"
+    bad.write_text(conllu("1 a Entity=(e1--1", "1 b"), encoding="utf-8")
+    out = tmp_path / "out.conllu"
+    done = harmonize("convert", bad, "-o", out)
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        f"harmonize: error: {bad}:4: mention crosses a sentence boundary: e1 is not closed in sentence s1"
+    )
+    assert "Traceback" not in done.stderr and not out.exists()
+
+
+def test_lenient_drops_reports_and_writes(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.conllu"
+    bad.write_text(conllu("1 a Entity=(e1--1", "1 b Entity=(e2--1)"), encoding="utf-8")
+    report = tmp_path / "r.json"
+    done = harmonize("convert", bad, "-o", tmp_path / "out.conllu", "--lenient", "--report", report)
+    assert done.returncode == 0
+    assert "1 x mention crosses a sentence boundary" in done.stderr
+    counts = json.loads(report.read_text())["total"]
+    assert counts["mention crosses a sentence boundary"]["count"] == 1
+    assert "Entity=(e2--1)" in (tmp_path / "out.conllu").read_text()
+
+
+def test_usage_errors_exit_2_and_other_errors_exit_1(tmp_path: Path) -> None:
+    assert harmonize("convert", "--no-such-option").returncode == 2
+    done = harmonize("convert", tmp_path / "missing.conllu", "-o", tmp_path / "x.conllu")
+    assert done.returncode == 1 and "no such file or folder" in done.stderr and "Traceback" not in done.stderr
+    done = harmonize("convert", "--sample", "--from", "nope", "-o", tmp_path / "x.conllu")
+    assert done.returncode == 1 and "no format 'nope' to read; available: corefud" in done.stderr
+
+
+def test_two_inputs_with_the_same_name_are_refused(tmp_path: Path) -> None:
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "x.conllu").write_text(conllu("1 a"), encoding="utf-8")
+    done = harmonize("convert", tmp_path / "a", tmp_path / "b", "-o", tmp_path / "out")
+    assert done.returncode == 1 and "would both be written to" in done.stderr
