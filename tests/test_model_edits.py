@@ -154,11 +154,17 @@ def test_any_mentions_write_and_read_back_identically(case) -> None:
     report = Report()
     text = format_corefud(corpus, report)
     if report:  # the one thing CorefUD cannot say; the writer reports it (tested below)
-        assert set(report.counts) == {"ambiguous discontinuous mentions"}
+        assert set(report.counts) == {"ambiguous mentions of one entity"}
         return
     again = parse_corefud(text)
     assert corpus_signature(again) == corpus_signature(corpus)
     assert format_corefud(again) == text
+
+
+def test_crossing_mentions_of_one_entity_are_reported() -> None:
+    report = Report()
+    format_corefud(build_document(4, [([0, 1, 2], 1), ([1, 2, 3], 1)], None), report)
+    assert report.counts["ambiguous mentions of one entity"] == 1
 
 
 def test_interleaved_discontinuous_mentions_of_one_entity_are_reported() -> None:
@@ -166,7 +172,7 @@ def test_interleaved_discontinuous_mentions_of_one_entity_are_reported() -> None
     corpus = build_document(6, [([0, 5], 1), ([2, 4], 1)], None)
     report = Report()
     format_corefud(corpus, report)
-    assert report.counts["ambiguous discontinuous mentions"] == 1
+    assert report.counts["ambiguous mentions of one entity"] == 1
     for fine in ([([0, 2], 1), ([1, 3], 1)], [([0, 2], 1), ([0, 2, 3], 1)]):
         report = Report()
         corpus = build_document(4, fine, None)

@@ -20,6 +20,9 @@ Round trip: what is read is written back byte for byte. Column strings are kept 
 order; the order of brackets on a node is kept while the node's mentions are unchanged, otherwise the writer
 orders them so that they nest (openings, longest first; one-node mentions; closings, shortest first), except
 that where mentions cross, closings come first: an opening followed by a closing would read as one bracket.
+Crossing mentions of one entity, and discontinuous mentions of one entity whose parts interleave, cannot be told
+apart in CorefUD (a closing bracket names only the entity): the writer reads such a document back and reports
+what would change.
 """
 
 from __future__ import annotations
@@ -618,13 +621,15 @@ def _format_document(
                                     node.deprel, node.deps, misc, *node.extra)))
         lines.append("")
     if ambiguous and fields is not None:
-        _check_discontinuous(document, fields, lines[first_line:], report)
+        _check_same_entity_mentions(document, fields, lines[first_line:], report)
     return fields if fields is not None else fields_in_force
 
 
-def _check_discontinuous(document: Document, fields: tuple[str, ...], lines: list[str], report: Report | None) -> None:
-    """Read the written document back: where interleaved discontinuous mentions of one entity came back
-    differently, no bracket order can express them, and that is reported."""
+def _check_same_entity_mentions(
+    document: Document, fields: tuple[str, ...], lines: list[str], report: Report | None
+) -> None:
+    """Read the written document back: where crossing mentions or interleaved discontinuous mentions of one
+    entity came back as other spans, no bracket order can express them, and that is reported."""
     header = f"# global.Entity = {'-'.join(fields)}"
     again = parse_corefud("\n".join([header, *lines]) + "\n", f"<{document.id}>", lenient=True).documents[0]
 
@@ -633,8 +638,9 @@ def _check_discontinuous(document: Document, fields: tuple[str, ...], lines: lis
                       for e in doc.entities for m in e.mentions)
 
     if spans(again) != spans(document) and report is not None:
-        report.add("ambiguous discontinuous mentions",
-                   f"{document.id}: interleaved discontinuous mentions of one entity cannot be told apart in CorefUD")
+        report.add("ambiguous mentions of one entity",
+                   f"{document.id}: crossing or interleaved discontinuous mentions of one entity cannot be told "
+                   "apart in CorefUD")
 
 
 
@@ -717,7 +723,26 @@ def _entity_values(document: Document, fields: tuple[str, ...] | None) -> tuple[
         if rank and len(ordered) > 1:
             ordered = _discontinuous_in_rank_order(ordered, rank, discontinuous)
         values[node] = "".join(text for _event, _key, text in ordered)
-    return values, bool(rank)
+    return values, bool(rank) or _has_crossing_mentions_of_one_entity(document)
+
+
+def _has_crossing_mentions_of_one_entity(document: Document) -> bool:
+    """Closing brackets of one entity pair with the latest opening, so crossing mentions of one entity read back
+    as other spans (CorefUD's validator forbids them)."""
+    for entity in document.entities:
+        if len(entity.mentions) < 2:
+            continue
+        spans: dict[int, list[tuple[int, int]]] = {}
+        for mention in entity.mentions:
+            for part in mention.parts():
+                spans.setdefault(part[0].order[0], []).append((part[0].position, part[-1].position))
+        for parts in spans.values():
+            if len(parts) > 1:
+                parts.sort()
+                for i, (start, end) in enumerate(parts):
+                    if any(start < other_start <= end < other_end for other_start, other_end in parts[i + 1 :]):
+                        return True
+    return False
 
 
 def _ordered(node: Node, found: list[_Bracket]) -> list[_Bracket]:
