@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from harmonize.errors import FormatError, Problems, Report
+from harmonize.io import atomic_write_text, paused_gc
 from harmonize.schemas.model import (
     Bridge,
     CommentSlot,
@@ -84,7 +85,8 @@ def parse_corefud(
 ) -> Corpus:
     """Parse CorefUD CoNLL-U text. Strict by default; ``lenient`` drops broken annotation into ``report``."""
     reader = _Reader(path, Problems(path, lenient, report if report is not None else Report()))
-    return reader.run(text)
+    with paused_gc():
+        return reader.run(text)
 
 
 _NOTHING_HIDDEN: frozenset[str] = frozenset()
@@ -207,32 +209,33 @@ class _Reader:
         assert document is not None
         document.add_sentence(sentence)
         nodes = sentence.nodes
-        from_columns = Node.from_columns
+        from_line = Node.from_line
         annotated: list[tuple[Node, int, str | None, str | None, str | None]] = []
         for index in range(tokens, stop):
             line = lines[index]
             if not line:
                 continue
-            columns = line.split("\t")
-            if len(columns) != 10:
-                self.problem(index + 1, "broken token line", f"expected 10 tab-separated columns, found {len(columns)}")
+            if line.count("\t") != 9:
+                self.problem(index + 1, "broken token line",
+                             f"expected 10 tab-separated columns, found {line.count(chr(9)) + 1}")
                 return self._drop_sentence(first)
-            node_id = columns[0]
+            node_id = line[: line.index("\t")]
             if not node_id.isdigit():
                 if _EMPTY_ID.match(node_id) is None:
                     multiword = _MULTIWORD_ID.match(node_id)
                     if multiword is None:
                         self.problem(index + 1, "malformed token ID", repr(node_id))
                         return self._drop_sentence(first)
+                    columns = line.split("\t")
                     sentence.multiwords.append(
                         MultiwordToken(int(multiword[1]), int(multiword[2]), columns[1], tuple(columns[2:10]))
                     )
                     continue
-            node = from_columns(columns)
+            node = from_line(line, node_id)
             node.sentence = sentence
             node.position = len(nodes)
             nodes.append(node)
-            misc = columns[9]
+            misc = line[line.rindex("\t") + 1 :]
             if "Entity=" in misc or "Bridge=" in misc or "SplitAnte=" in misc:
                 values = node.misc
                 order = tuple(values)
@@ -501,7 +504,7 @@ class _Reader:
                           frozenset(hidden) if hidden else _NOTHING_HIDDEN)
         entity.mentions.append(mention)
         for node in words:
-            node.mentions.append(mention)
+            node.mentions += (mention,)
         record.mention = mention
 
     def _finish_document(self) -> None:
@@ -549,15 +552,14 @@ def format_corefud(corpus: Corpus, report: Report | None = None) -> str:
     """Serialize a corpus as CorefUD CoNLL-U text."""
     lines: list[str] = []
     fields_in_force: tuple[str, ...] | None = None
-    for number, document in enumerate(corpus.documents):
-        fields_in_force = _format_document(document, number, fields_in_force, lines, report)
+    with paused_gc():
+        for number, document in enumerate(corpus.documents):
+            fields_in_force = _format_document(document, number, fields_in_force, lines, report)
     return "\n".join(lines) + "\n" if lines else ""
 
 
 def write_corefud(corpus: Corpus, path: str | Path, report: Report | None = None) -> None:
     """Write a corpus to one CorefUD CoNLL-U file (atomically)."""
-    from harmonize.io import atomic_write_text
-
     atomic_write_text(path, format_corefud(corpus, report))
 
 
@@ -611,14 +613,15 @@ def _format_document(
             if multiwords:
                 mwt = multiwords.get(node.id)
                 if mwt is not None:
-                    lines.append("\t".join((mwt.id, mwt.form, *mwt.columns, *mwt.extra)))
-            misc = node.unparsed_misc()
+                    lines.append("\t".join((mwt.id, mwt.form, *mwt.columns)))
+            verbatim = node.verbatim_line()
+            if verbatim is not None and node not in entity_values and node not in relations:
+                lines.append(verbatim)
+                continue
             entity_value = entity_values.get(node)
             bridge_value, split_value = relations.get(node, (None, None))
-            if misc is None or entity_value or bridge_value or split_value:
-                misc = _misc_value(node, entity_value, bridge_value, split_value)
-            lines.append("\t".join((node.id, node.form, node.lemma, node.upos, node.xpos, node.feats, node.head,
-                                    node.deprel, node.deps, misc, *node.extra)))
+            misc = _misc_value(node, entity_value, bridge_value, split_value)
+            lines.append("\t".join((*node.columns(), misc)))
         lines.append("")
     if ambiguous and fields is not None:
         _check_same_entity_mentions(document, fields, lines[first_line:], report)
@@ -689,6 +692,7 @@ def _entity_values(document: Document, fields: tuple[str, ...] | None) -> tuple[
     if fields is None:
         return {}, False
     eid_index = next((i for i, n in enumerate(fields) if n in EID_FIELDS), 0)
+    roles = tuple(("eid" if name in EID_FIELDS else _field_role(name), name) for name in fields)
     brackets: dict[Node, list[_Bracket]] = {}
     discontinuous: dict[Mention, int] = {}  # mention -> number of parts
     for entity in document.entities:
@@ -704,14 +708,14 @@ def _entity_values(document: Document, fields: tuple[str, ...] | None) -> tuple[
                 discontinuous[mention] = total
             for number, part in enumerate(parts, 1):
                 label = f"[{number}/{total}]" if total > 1 else ""
-                opening = _bracket_fields(mention, label, fields, eid_index, closing=False)
+                opening = _bracket_fields(mention, label, roles, eid_index, closing=False)
                 first = part[0]
                 if len(part) == 1:
                     brackets.setdefault(first, []).append(
                         ((mention, number, "single"), (1, 0, order), f"({opening})"))
                     continue
                 span = len(part)
-                closing = _bracket_fields(mention, label, fields, eid_index, closing=True)
+                closing = _bracket_fields(mention, label, roles, eid_index, closing=True)
                 brackets.setdefault(first, []).append(((mention, number, "open"), (0, -span, order), "(" + opening))
                 # Closings: shortest first; among equal spans the later-opened first (reverse of opening order).
                 brackets.setdefault(part[-1], []).append(
@@ -734,8 +738,13 @@ def _has_crossing_mentions_of_one_entity(document: Document) -> bool:
             continue
         spans: dict[int, list[tuple[int, int]]] = {}
         for mention in entity.mentions:
-            for part in mention.parts():
-                spans.setdefault(part[0].order[0], []).append((part[0].position, part[-1].position))
+            words = mention.words
+            sentence = words[0].sentence.index  # type: ignore[union-attr]
+            if words[-1].position - words[0].position + 1 == len(words):
+                spans.setdefault(sentence, []).append((words[0].position, words[-1].position))
+            else:
+                for part in mention.parts():
+                    spans.setdefault(sentence, []).append((part[0].position, part[-1].position))
         for parts in spans.values():
             if len(parts) > 1:
                 parts.sort()
@@ -792,27 +801,31 @@ def _discontinuous_in_rank_order(
     return result
 
 
-def _bracket_fields(mention: Mention, label: str, fields: tuple[str, ...], eid_index: int, closing: bool) -> str:
+def _bracket_fields(
+    mention: Mention, label: str, roles: tuple[tuple[str, str], ...], eid_index: int, closing: bool
+) -> str:
+    """The text of an opening bracket (without "("), or of a closing one (without ")")."""
     entity = mention.entity
     assert entity is not None
     if closing and eid_index == 0:
         return entity.id + label
     values = []
-    for name in fields[: eid_index + 1] if closing else fields:
-        if name in EID_FIELDS:
+    hidden = mention.hidden_fields
+    for role, name in roles[: eid_index + 1] if closing else roles:
+        if role == "eid":
             values.append(entity.id + label)
-        elif name in mention.hidden_fields:
+        elif hidden and name in hidden:
             values.append("")
-        elif name in ETYPE_FIELDS:
+        elif role == "mention":
+            values.append(mention.attrs.get(name, "") if name not in entity.attrs else entity.attrs[name])
+        elif role == "etype":
             values.append(entity.type or "")
-        elif name == "head":
+        elif role == "head":
             values.append(str(mention.words.index(mention.head) + 1) if mention.head is not None else "")
-        elif name == "link":
+        elif role == "link":
             values.append(mention.link or "")
-        elif name in ENTITY_LEVEL_FIELDS or name in entity.attrs:
-            values.append(entity.attrs.get(name, ""))
         else:
-            values.append(mention.attrs.get(name, ""))
+            values.append(entity.attrs.get(name, ""))
     if closing:
         return "-".join(values)
     keep = max(mention.bracket_width, eid_index + 1)
@@ -846,8 +859,14 @@ def _relation_values(document: Document) -> dict[Node, tuple[str | None, str | N
 
 
 def _misc_value(node: Node, entity: str | None, bridge: str | None, split: str | None) -> str:
-    items: list[tuple[str, str | None]] = list(node.misc.items())
+    misc = node.misc
     order = node.misc_order
+    coref = {key: value for key, value in (("Entity", entity), ("Bridge", bridge), ("SplitAnte", split)) if value}
+    if order and coref.keys() | misc.keys() == set(order):
+        # Unchanged keys: the order as read.
+        values = {**misc, **coref}
+        return "|".join(key if values[key] is None else f"{key}={values[key]}" for key in order)
+    items: list[tuple[str, str | None]] = list(misc.items())
     for key, value in (("Entity", entity), ("Bridge", bridge), ("SplitAnte", split)):
         if value:
             items.insert(_misc_position(items, key, order), (key, value))

@@ -35,17 +35,34 @@ class CommentSlot(Enum):
     TEXT = "text"
 
 
+def _column(index: int, doc: str) -> property:
+    """A CoNLL-U column stored in the node's column list; setting it invalidates the verbatim line."""
+
+    def get(node: Node) -> str:
+        return (node._columns or node._split())[index]
+
+    def set(node: Node, value: str) -> None:
+        (node._columns or node._split())[index] = value
+        node._line = None
+
+    return property(get, set, doc=doc)
+
+
 class Node:
     """A syntactic word (``id`` "7") or an empty node (``id`` "7.1") with its CoNLL-U columns.
 
     Columns are kept as the strings of the file ("_" for an empty column) so that writing them back is exact.
     ``misc`` holds every MISC attribute except the coreference ones (Entity, Bridge, SplitAnte), which live in
     the document's mentions and relations and are written from there.
+
+    A node read from a file keeps its line and splits it into columns only when a column is first used; while no
+    column has been touched, the line itself is what gets written. Most nodes of a corpus are never touched, which
+    makes reading and writing several times faster.
     """
 
     __slots__ = (
-        "sentence", "id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps",
-        "_misc", "_misc_raw", "misc_order", "start_char", "end_char", "mentions", "extra", "position", "bracket_order",
+        "sentence", "id", "_columns", "_line", "_misc", "misc_order", "start_char", "end_char", "mentions",
+        "position", "bracket_order",
     )
 
     def __init__(
@@ -63,23 +80,16 @@ class Node:
     ) -> None:
         self.sentence: Sentence | None = None
         self.id = id
-        self.form = form
-        self.lemma = lemma
-        self.upos = upos
-        self.xpos = xpos
-        self.feats = feats
-        self.head = head
-        self.deprel = deprel
-        self.deps = deps
+        self._columns: list[str] | None = [id, form, lemma, upos, xpos, feats, head, deprel, deps, "_"]
+        self._line: str | None = None
         self._misc: dict[str, str | None] | None = misc if misc is not None else {}
-        self._misc_raw: str | None = None
         # Key order of MISC as read, coreference keys included, so that they go back where they stood.
         self.misc_order: tuple[str, ...] = ()
         self.start_char: int | None = None
         self.end_char: int | None = None
-        self.mentions: list[Mention] = []
-        # Columns beyond the ten of CoNLL-U (CoNLL-U Plus files), kept verbatim.
-        self.extra: tuple[str, ...] = ()
+        # Mentions covering this node: a tuple, replaced on change (most nodes have none, and an empty tuple costs
+        # neither memory nor garbage-collector time).
+        self.mentions: tuple[Mention, ...] = ()
         # Index in the sentence's node list; with the sentence index it orders nodes in the document.
         self.position = 0
         # Order of the CorefUD brackets on this node as read: (mention, part number, "open"|"close"|"single").
@@ -87,32 +97,52 @@ class Node:
         self.bracket_order: tuple[tuple[Mention, int, str], ...] = ()
 
     @classmethod
-    def from_columns(cls, columns: list[str]) -> Node:
-        """Build a node from the ten CoNLL-U columns without parsing MISC (that happens on first access)."""
+    def from_line(cls, line: str, node_id: str) -> Node:
+        """A node for a CoNLL-U token line (ten tab-separated columns, already checked) whose ID is ``node_id``."""
         node = cls.__new__(cls)
-        (node.id, node.form, node.lemma, node.upos, node.xpos, node.feats, node.head, node.deprel, node.deps,
-         node._misc_raw) = columns[:10]
+        node.id = node_id
+        node._line = line
+        node._columns = None
         node._misc = None
         node.sentence = None
         node.misc_order = ()
         node.start_char = node.end_char = None
-        node.mentions = []
-        node.extra = tuple(columns[10:])
+        node.mentions = ()
         node.position = 0
         node.bracket_order = ()
         return node
+
+    def _split(self) -> list[str]:
+        assert self._line is not None
+        self._columns = self._line.split("\t")
+        return self._columns
+
+    form = _column(1, "FORM")
+    lemma = _column(2, "LEMMA")
+    upos = _column(3, "UPOS")
+    xpos = _column(4, "XPOS")
+    feats = _column(5, "FEATS (a string, see feats_dict)")
+    head = _column(6, "HEAD as written (a string; see parent)")
+    deprel = _column(7, "DEPREL")
+    deps = _column(8, "DEPS")
 
     @property
     def misc(self) -> dict[str, str | None]:
         """MISC attributes other than Entity, Bridge and SplitAnte; a key without "=" maps to None."""
         if self._misc is None:
-            self._misc = parse_misc(self._misc_raw or "_")
-            self._misc_raw = None
+            self._misc = parse_misc((self._columns or self._split())[9])
+        self._line = None  # the dict may be edited: from now on MISC is written from it
         return self._misc
 
-    def unparsed_misc(self) -> str | None:
-        """The MISC column as read while it was never parsed (then it is also what gets written), else None."""
-        return self._misc_raw if self._misc is None else None
+    def verbatim_line(self) -> str | None:
+        """The line as read while no column of it has been touched (it is then exactly what gets written)."""
+        return self._line
+
+    def columns(self) -> list[str]:
+        """ID to DEPS as strings (MISC is written from ``misc`` and the document's coreference)."""
+        columns = self._columns or self._split()
+        columns[0] = self.id
+        return columns[:9]
 
     @property
     def is_empty(self) -> bool:
@@ -122,9 +152,10 @@ class Node:
     @property
     def parent(self) -> Node | None:
         """The governing word in the basic tree (None for the root, for empty nodes and where HEAD is unknown)."""
-        if self.sentence is None or not self.head.isdigit() or self.head == "0":
+        head = self.head
+        if self.sentence is None or not head.isdigit() or head == "0":
             return None
-        return self.sentence.word(self.head)
+        return self.sentence.word(head)
 
     @property
     def order(self) -> tuple[int, int]:
@@ -160,8 +191,7 @@ class MultiwordToken:
     first: int
     last: int
     form: str
-    columns: tuple[str, ...] = ("_",) * 7  # LEMMA .. MISC
-    extra: tuple[str, ...] = ()
+    columns: tuple[str, ...] = ("_",) * 8  # LEMMA .. MISC
 
     @property
     def id(self) -> str:
@@ -393,7 +423,7 @@ class Document:
         keys = [m.order for m in entity.mentions]
         entity.mentions.insert(bisect.bisect_right(keys, mention.order), mention)
         for node in mention.words:
-            node.mentions.append(mention)
+            node.mentions += (mention,)
 
     def remove_mention(self, mention: Mention) -> list[Change]:
         """Remove a mention. Bridges whose anaphor it is go with it; a split antecedent anchored at it falls back
@@ -404,8 +434,7 @@ class Document:
             raise ModelError("the mention does not belong to this document")
         changes: list[Change] = []
         entity.mentions.remove(mention)
-        for node in mention.words:
-            node.mentions.remove(mention)
+        _detach(mention)
         kept = []
         for bridge in self.bridges:
             if bridge.anaphor is mention:
@@ -428,8 +457,7 @@ class Document:
         changes: list[Change] = []
         for mention in list(entity.mentions):
             entity.mentions.remove(mention)
-            for node in mention.words:
-                node.mentions.remove(mention)
+            _detach(mention)
             mention.entity = None
         if entity in self.entities:
             self.entities.remove(entity)
@@ -551,6 +579,11 @@ class Document:
         split = SplitAntecedent(entity, members, anchor)
         self.split_antecedents.append(split)
         return split
+
+
+def _detach(mention: Mention) -> None:
+    for node in mention.words:
+        node.mentions = tuple(m for m in node.mentions if m is not mention)
 
 
 @dataclass(eq=False)
