@@ -1,0 +1,131 @@
+"""Read and write all of GUM V11.1.0 dep/ as CorefUD: harmonize next to a split/join floor and udapi.
+
+    python benchmarks/corefud_roundtrip.py [--repeat 3] [--data ../shared/data]
+
+Each contender runs in its own process (so peak memory is its own), --repeat times; the best wall time counts.
+Contenders:
+  floor      read each file, split lines and tab columns, join them again, write (no model at all)
+  harmonize  read_corefud + format_corefud + atomic write per file (the full model), in-process timing
+  harmonize-cli  `harmonize convert DIR -o OUT` as a user runs it (process start included)
+  udapi      `udapy read.Conllu files=... corefud.Load write.Conllu` (process start included)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = Path(os.environ.get("HARMONIZE_SHARED_DATA", ROOT.parent / "shared" / "data"))
+
+
+def files_of(data: Path) -> list[Path]:
+    folder = data / "gum" / "v11.1.0" / "dep"
+    if not folder.is_dir():
+        sys.exit(f"benchmark data not found: {folder} (set HARMONIZE_SHARED_DATA or --data)")
+    return sorted(folder.glob("*.conllu"))
+
+
+def count_tokens(files: list[Path]) -> int:
+    total = 0
+    for path in files:
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            if line and line[0].isdigit():
+                first = line.split("\t", 1)[0]
+                total += first.isdigit()
+    return total
+
+
+def run_floor(files: list[Path], out: Path) -> None:
+    for path in files:
+        rows = [line.split("\t") for line in path.read_text(encoding="utf-8").split("\n")]
+        (out / path.name).write_text("\n".join("\t".join(row) for row in rows), encoding="utf-8")
+
+
+def run_harmonize(files: list[Path], out: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    from harmonize.converters.corefud import read_corefud, write_corefud
+    from harmonize.errors import Report
+
+    report = Report()
+    for path in files:
+        # lenient: GUM_court_insanity.conllu has one conflicting entity type (reported, not fatal here)
+        write_corefud(read_corefud(path, lenient=True, report=report), out / path.name, report)
+
+
+def one(name: str, data: Path) -> None:
+    """Child process: run one contender once, print wall seconds and peak RSS as JSON."""
+    files = files_of(data)
+    out = Path(tempfile.mkdtemp(prefix="bench-"))
+    try:
+        start = time.perf_counter()
+        if name == "floor":
+            run_floor(files, out)
+        elif name == "harmonize":
+            run_harmonize(files, out)
+        else:
+            command = {
+                "harmonize-cli": [str(Path(sys.executable).with_name("harmonize")), "convert",
+                                  str(files[0].parent), "-o", str(out), "--lenient"],
+                "udapi": [str(Path(sys.executable).with_name("udapy")), "-q", "read.Conllu",
+                          f"files=!{files[0].parent}/*.conllu", "corefud.Load", "write.Conllu"],
+            }[name]
+            with open(out / "stdout.conllu", "wb") as stdout:
+                subprocess.run(command, check=True, stdout=stdout, stderr=subprocess.DEVNULL)
+            written = sum(p.stat().st_size for p in out.iterdir())
+            if written < sum(p.stat().st_size for p in files) * 0.9:
+                sys.exit(f"{name} wrote only {written} bytes: the run failed")
+        seconds = time.perf_counter() - start
+        who = resource.RUSAGE_SELF if name in ("floor", "harmonize") else resource.RUSAGE_CHILDREN
+        peak_mb = resource.getrusage(who).ru_maxrss / 1024
+        print(json.dumps({"seconds": seconds, "peak_mb": peak_mb}))
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        one(args.one, args.data)
+        return
+    files = files_of(args.data)
+    tokens = count_tokens(files)
+    contenders = ["floor", "harmonize", "harmonize-cli"]
+    if shutil.which("udapy") or Path(sys.executable).with_name("udapy").exists():
+        contenders.append("udapi")
+    else:
+        print("udapi not installed (pip install udapi): skipped", file=sys.stderr)
+    best: dict[str, dict[str, float]] = {}
+    for _ in range(args.repeat):
+        for name in contenders:  # interleaved, so that a noisy moment does not favour one contender
+            done = subprocess.run([sys.executable, __file__, "--one", name, "--data", str(args.data)],
+                                  capture_output=True, text=True, check=True)
+            result = json.loads(done.stdout)
+            if name not in best or result["seconds"] < best[name]["seconds"]:
+                best[name] = result
+    print(f"GUM V11.1.0 dep/: {len(files)} files, {tokens:,} tokens; best of {args.repeat} runs")
+    print(f"{'contender':<15}{'seconds':>9}{'tokens/s':>12}{'peak MB':>9}{'vs harmonize':>14}")
+    for name in contenders:
+        result = best[name]
+        ratio = result["seconds"] / best["harmonize"]["seconds"]
+        print(f"{name:<15}{result['seconds']:>9.2f}{tokens / result['seconds']:>12,.0f}{result['peak_mb']:>9.0f}"
+              f"{ratio:>13.2f}x")
+    if "udapi" in best:
+        print(f"udapi / harmonize-cli (both as commands): {best['udapi']['seconds'] / best['harmonize-cli']['seconds']:.2f}x")
+    print(f"harmonize / floor: {best['harmonize']['seconds'] / best['floor']['seconds']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
