@@ -5,7 +5,8 @@
 Each contender runs in its own process (so peak memory is its own), --repeat times; the best wall time counts.
 Contenders:
   floor      read each file, split lines and tab columns, join them again, write (no model at all)
-  harmonize  read_corefud + format_corefud + atomic write per file (the full model), in-process timing
+  harmonize  read + write + release per file through the full model, as `harmonize convert` does, timed
+             in-process (no interpreter start)
   harmonize-cli  `harmonize convert DIR -o OUT` as a user runs it (process start included)
   udapi      `udapy read.Conllu files=... corefud.Load write.Conllu` (process start included)
 """
@@ -52,13 +53,15 @@ def run_floor(files: list[Path], out: Path) -> None:
 
 def run_harmonize(files: list[Path], out: Path) -> None:
     sys.path.insert(0, str(ROOT))
-    from harmonize.converters.corefud import read_corefud, write_corefud
-    from harmonize.errors import Report
+    from harmonize.cli import convert_file
+    from harmonize.converters import get_format
+    from harmonize.io import paused_gc
 
-    report = Report()
-    for path in files:
-        # lenient: GUM_court_insanity.conllu has one conflicting entity type (reported, not fatal here)
-        write_corefud(read_corefud(path, lenient=True, report=report), out / path.name, report)
+    corefud = get_format("corefud", "read")
+    with paused_gc():  # as `harmonize convert` does
+        for path in files:
+            # lenient: GUM_court_insanity.conllu has one conflicting entity type (reported, not fatal here)
+            convert_file(path, out / path.name, corefud, corefud, lenient=True)
 
 
 def one(name: str, data: Path) -> None:

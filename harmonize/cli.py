@@ -18,7 +18,7 @@ from rich.progress import Progress
 from harmonize.converters import formats, get_format
 from harmonize.converters.registry import Format
 from harmonize.errors import HarmonizeError, Report
-from harmonize.io import atomic_write_text
+from harmonize.io import atomic_write_text, paused_gc
 
 app = typer.Typer(
     add_completion=False,
@@ -57,13 +57,10 @@ def convert(
     files = _input_files(inputs or [], reader, sample)
     jobs = _plan_outputs(files, output, writer)
     reports: dict[str, Report] = {}
-    with Progress(console=stderr, transient=True, disable=len(jobs) < 2) as progress:
+    with Progress(console=stderr, transient=True, disable=len(jobs) < 2) as progress, paused_gc():
         task = progress.add_task("converting", total=len(jobs))
         for in_path, out_path in jobs:
-            report = Report()
-            corpus = reader.reader(in_path, lenient, report)  # type: ignore[misc]
-            writer.writer(corpus, out_path, report)  # type: ignore[misc]
-            reports[str(in_path)] = report
+            reports[str(in_path)] = convert_file(in_path, out_path, reader, writer, lenient)
             progress.advance(task)
     total = Report()
     for report in reports.values():
@@ -83,6 +80,15 @@ def convert(
             _say(f"dropped or changed: {count} x {reason} (e.g. {total.examples[reason][0]})")
     target_name = jobs[0][1] if len(jobs) == 1 else output
     _say(f"wrote {len(jobs)} file(s) to {target_name}")
+
+
+def convert_file(in_path: Path, out_path: Path, reader: Format, writer: Format, lenient: bool) -> Report:
+    """Read one file, write it in the target format, free the model at once; return what was dropped."""
+    report = Report()
+    corpus = reader.reader(in_path, lenient, report)  # type: ignore[misc]
+    writer.writer(corpus, out_path, report)  # type: ignore[misc]
+    corpus.release()
+    return report
 
 
 def _input_files(inputs: list[Path], reader: Format, sample: bool) -> list[Path]:

@@ -178,3 +178,20 @@ def test_interleaved_discontinuous_mentions_of_one_entity_are_reported() -> None
         corpus = build_document(4, fine, None)
         again = parse_corefud(format_corefud(corpus, report))
         assert not report and corpus_signature(again) == corpus_signature(corpus)
+
+
+def test_release_empties_the_corpus_and_frees_it_without_the_collector() -> None:
+    import gc
+    import weakref
+
+    corpus = sample()
+    node = corpus.documents[0].sentences[0].nodes[0]
+    probe = weakref.ref(corpus.documents[0])
+    corpus.release()
+    assert corpus.documents == [] and node.sentence is None and node.mentions == ()
+    gc.disable()
+    try:
+        del node
+        assert probe() is None  # freed by reference counting alone
+    finally:
+        gc.enable()

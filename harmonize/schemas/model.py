@@ -598,3 +598,28 @@ class Corpus:
 
     def __len__(self) -> int:
         return len(self.documents)
+
+    def release(self) -> None:
+        """Empty the corpus and break its internal references, so that it is freed at once by reference counting
+        rather than later by the garbage collector (the model is full of parent pointers, hence cycles). For batch
+        conversion, which is done with each corpus after writing it."""
+        for document in self.documents:
+            for sentence in document.sentences:
+                for node in sentence.nodes:
+                    node.sentence = None
+                    node.mentions = ()
+                    node.bracket_order = ()
+                sentence.nodes = []
+                sentence.document = None
+            for entity in document.entities:
+                for mention in entity.mentions:
+                    mention.entity = None
+                    mention.words = []
+                    mention.head = None
+                entity.mentions = []
+                entity.document = None
+            document.sentences = []
+            document.entities = []
+            document.bridges = []
+            document.split_antecedents = []
+        self.documents = []
