@@ -23,10 +23,15 @@ def shared(*parts: str) -> Path:
 
 
 def shared_files(pattern: str, *parts: str) -> list[Path]:
-    """Files for parametrizing at collection time; empty (tests then skip) when the data is absent."""
+    """Files for parametrizing at collection time; empty when the data is absent (see ``file_params``)."""
     base = SHARED_DATA.joinpath(*parts)
     return sorted(base.glob(pattern)) if base.exists() else []
 
 
-def ids(paths: list[Path]) -> list[str]:
-    return [p.name if p.parent.name in ("dep", "udapi") else f"{p.parent.name}/{p.name}" for p in paths]
+def file_params(paths: list[Path], what: str) -> list:
+    """pytest parameters for ``paths``, named by file; one skipped parameter saying why when there are none."""
+    if not paths:
+        reason = f"{what} not found under {SHARED_DATA}: set HARMONIZE_SHARED_DATA to the shared data folder"
+        return [pytest.param(None, marks=pytest.mark.skip(reason=reason), id="no-data")]
+    return [pytest.param(p, id=p.name if p.parent.name in ("dep", "udapi") else f"{p.parent.name}/{p.name}")
+            for p in paths]

@@ -10,7 +10,7 @@ import pytest
 from harmonize.converters.corefud import format_corefud, parse_corefud, read_corefud
 from harmonize.errors import FormatError, Report
 from harmonize.schemas.signature import corpus_signature
-from tests.conftest import SHARED_DATA, ids, shared, shared_files
+from tests.conftest import file_params, shared, shared_files
 
 SAMPLES = shared_files("**/*.key", "corefud-samples", "corefud-scorer", "tests-corefud") + shared_files(
     "**/*.response", "corefud-samples", "corefud-scorer", "tests-corefud"
@@ -25,13 +25,13 @@ def _roundtrip(path: Path) -> tuple[str, str]:
     return text, format_corefud(parse_corefud(text, str(path)))
 
 
-@pytest.mark.parametrize("path", SAMPLES, ids=ids(SAMPLES))
+@pytest.mark.parametrize("path", file_params(SAMPLES, "CorefUD samples"))
 def test_corefud_samples_roundtrip_byte_identical(path: Path) -> None:
     text, written = _roundtrip(path)
     assert written == text
 
 
-@pytest.mark.parametrize("path", [p for p in GUM if p.name != GUM_TYPE_CONFLICT], ids=ids(GUM)[:-1] or None)
+@pytest.mark.parametrize("path", file_params([p for p in GUM if p.name != GUM_TYPE_CONFLICT], "GUM v11.1.0 dep"))
 def test_gum_v11_roundtrip_byte_identical(path: Path) -> None:
     text, written = _roundtrip(path)
     assert written == text
@@ -96,6 +96,3 @@ def test_non_corefud_files_in_the_samples_are_rejected_with_a_reason(folder: str
         read_corefud(path)
     assert raised.value.path == str(path) and raised.value.line is not None
 
-
-def test_shared_data_location_is_configurable() -> None:
-    assert SHARED_DATA.name == "data" or SHARED_DATA.exists()
