@@ -121,6 +121,17 @@ def test_gum_v7_header_with_eid_in_second_place() -> None:
     assert [m.text for m in entity.mentions] == ["Emperor Norton", "he"]
 
 
+def test_gum_v7_labels_in_closings_and_bridges_and_unescaped_hyphens() -> None:
+    document = _doc(conllu("""
+        1 Quidditch Entity=(abstract-1-Quidditch_%28real-life_sport%29)
+        2 the Bridge=abstract-1-Quidditch_%28real-life_sport%29<object-2|Entity=(object-2
+        3 ball Entity=object-2)
+    """, header="entity-GRP-identity"))
+    assert document.entity("1").attrs == {"identity": "Quidditch_%28real-life_sport%29"}
+    (bridge,) = document.bridges
+    assert bridge.antecedent.id == "1" and bridge.anaphor.text == "the ball"
+
+
 def test_several_documents_and_model_owned_comments() -> None:
     text = conllu("1 a Entity=(e1--1)") + conllu("1 b Entity=(e1--1)", doc="d2")
     corpus = parse_corefud(text)

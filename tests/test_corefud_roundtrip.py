@@ -16,6 +16,7 @@ SAMPLES = shared_files("**/*.key", "corefud-samples", "corefud-scorer", "tests-c
     "**/*.response", "corefud-samples", "corefud-scorer", "tests-corefud"
 ) + shared_files("*.conllu", "corefud-samples", "udapi")
 GUM = shared_files("*.conllu", "gum", "v11.1.0", "dep")
+GUM_V7 = shared_files("*.conllu", "gum", "v7.2.0", "dep")
 # The one GUM file that is not valid CorefUD: entity 39 is typed "event", then "abstract" (line 484).
 GUM_TYPE_CONFLICT = "GUM_court_insanity.conllu"
 
@@ -33,6 +34,13 @@ def test_corefud_samples_roundtrip_byte_identical(path: Path) -> None:
 
 @pytest.mark.parametrize("path", file_params([p for p in GUM if p.name != GUM_TYPE_CONFLICT], "GUM v11.1.0 dep"))
 def test_gum_v11_roundtrip_byte_identical(path: Path) -> None:
+    text, written = _roundtrip(path)
+    assert written == text
+
+
+@pytest.mark.parametrize("path", file_params(GUM_V7, "GUM v7.2.0 dep"))
+def test_gum_v7_roundtrip_byte_identical(path: Path) -> None:
+    """GUM v7 header entity-GRP-identity: closing brackets and relation ends repeat the label."""
     text, written = _roundtrip(path)
     assert written == text
 

@@ -6,7 +6,8 @@ Coreference lives in MISC (CorefUD 1.x):
   is a one-node mention. The fields of an opening bracket are those the document's ``# global.Entity`` header
   names, in its order: CorefUD ``eid-etype-head-other``, GUM v11 ``GRP-etype-infstat-salience-centering-minspan-
   link-identity``, GUM v7 ``entity-GRP-identity`` (there the eid is the second field, and a closing bracket
-  repeats the fields up to the eid: ``abstract-1)``). A discontinuous mention is written as parts
+  repeats its label: ``abstract-1)``, and hyphens in its last field, ``identity``, are not escaped). A
+  discontinuous mention is written as parts
   ``e5[1/2]`` ... ``e5[2/2]``. Field values are kept as written (CorefUD percent-encodes ``-`` and brackets).
 * ``Bridge=e3<e5:part`` on the first node of a mention of ``e5``: that mention bridges to entity ``e3``.
 * ``SplitAnte=e1<e3,e2<e3`` on the first node of a mention of ``e3``: entity ``e3`` is split into e1 + e2.
@@ -114,7 +115,7 @@ class _OpenPart:
 class _MentionRecord:
     """A mention being read: its parts as (start, end) positions in the sentence, and its raw fields."""
 
-    __slots__ = ("eid", "fields", "parts", "opened", "total", "line", "mention", "width")
+    __slots__ = ("eid", "fields", "parts", "opened", "total", "line", "mention", "width", "closing_width")
 
     def __init__(self, eid: str, fields: list[str], total: int, line: int) -> None:
         self.eid = eid
@@ -125,6 +126,7 @@ class _MentionRecord:
         self.line = line
         self.mention: Mention | None = None
         self.width = len(fields)
+        self.closing_width = 0
 
 
 class _Reader:
@@ -375,6 +377,10 @@ class _Reader:
     ) -> tuple[_MentionRecord, int] | None:
         fields = content.split("-")
         assert self.fields is not None
+        if len(fields) > len(self.fields) and self.fields[-1] == "identity":
+            # GUM v7 leaves "-" unescaped in Wikipedia identities (Quidditch_%28real-life_sport%29)
+            keep = len(self.fields) - 1
+            fields = [*fields[:keep], "-".join(fields[keep:])]
         if len(fields) > len(self.fields) or len(fields) <= self.eid_index:
             self.problem(number, "malformed mention",
                          f"({content} has {len(fields)} fields, global.Entity declares {len(self.fields)}")
@@ -410,8 +416,8 @@ class _Reader:
         open_parts: dict[tuple[str, str | None], list[_OpenPart]],
         layout: list[tuple[_MentionRecord, int, str]],
     ) -> None:
-        if self.eid_index == 0:
-            eid_token = content.partition("-")[0]
+        if self.eid_index == 0 and "-" not in content:
+            eid_token = content
         else:
             fields = content.split("-")
             if len(fields) <= self.eid_index:
@@ -427,6 +433,9 @@ class _Reader:
             return
         part = stack.pop()
         record = part.record
+        width = content.count("-") + 1  # a one-node bracket arrives here trimmed to the eid
+        if width > self.eid_index + 1:
+            record.closing_width = width
         record.parts.append((part.start, node.position))
         if layout and layout[-1][0] is record and layout[-1][2] == "open" and part.start == node.position:
             layout[-1] = (record, index, "single")
@@ -440,8 +449,15 @@ class _Reader:
             if match is None:
                 self.problem(number, f"malformed {key}", repr(item))
                 continue
-            result.append((match[1], match[2], match[3]))
+            result.append((self._eid_of(match[1]), self._eid_of(match[2]), match[3]))
         return result
+
+    def _eid_of(self, end: str) -> str:
+        """A relation end names an entity by its id, or (GUM v7) by its label "etype-GRP-identity"."""
+        if self.eid_index == 0 or self.fields is None:
+            return end.partition("-")[0] if self.eid_index == 0 else end
+        fields = end.split("-")
+        return fields[self.eid_index] if len(fields) > self.eid_index else end
 
     def _entity(self, eid: str, etype: str, attrs: dict[str, str], line: int) -> Entity:
         entity = self.entities.get(eid)
@@ -500,7 +516,7 @@ class _Reader:
             else:
                 entity_attrs[name] = value
         entity = self._entity(record.eid, etype, entity_attrs, record.line)
-        mention = Mention(words, entity, head, link, mention_attrs, record.width,
+        mention = Mention(words, entity, head, link, mention_attrs, record.width, record.closing_width,
                           frozenset(hidden) if hidden else _NOTHING_HIDDEN)
         entity.mentions.append(mention)
         for node in words:
@@ -596,7 +612,7 @@ def _format_document(
     fields = entity_fields_for(document) if document.entities or document.entity_fields else None
     entity_values, ambiguous = _entity_values(document, fields)
     first_line = len(lines)
-    relations = _relation_values(document)
+    relations = _relation_values(document, fields)
     for index, sentence in enumerate(document.sentences):
         comments = list(sentence.comments)
         if not comments:
@@ -807,11 +823,14 @@ def _bracket_fields(
     """The text of an opening bracket (without "("), or of a closing one (without ")")."""
     entity = mention.entity
     assert entity is not None
-    if closing and eid_index == 0:
-        return entity.id + label
+    if closing:
+        width = max(mention.closing_width, eid_index + 1)
+        if width == 1:
+            return entity.id + label
+        roles = roles[:width]
     values = []
     hidden = mention.hidden_fields
-    for role, name in roles[: eid_index + 1] if closing else roles:
+    for role, name in roles:
         if role == "eid":
             values.append(entity.id + label)
         elif hidden and name in hidden:
@@ -836,26 +855,51 @@ def _bracket_fields(
     return "-".join(values[:keep])
 
 
-def _relation_values(document: Document) -> dict[Node, tuple[str | None, str | None]]:
+def _relation_values(
+    document: Document, fields: tuple[str, ...] | None
+) -> dict[Node, tuple[str | None, str | None]]:
     """Bridge= and SplitAnte= values per node (the first node of the mention they are written at)."""
+    end = _relation_end(fields or DEFAULT_ENTITY_FIELDS)
     bridges: dict[Node, list[str]] = {}
     for bridge in document.bridges:
         anaphor_entity = bridge.anaphor.entity
         assert anaphor_entity is not None
-        item = f"{bridge.antecedent.id}<{anaphor_entity.id}" + (f":{bridge.label}" if bridge.label else "")
+        item = f"{end(bridge.antecedent)}<{end(anaphor_entity)}" + (f":{bridge.label}" if bridge.label else "")
         bridges.setdefault(bridge.anaphor.words[0], []).append(item)
     splits: dict[Node, list[str]] = {}
     for split in document.split_antecedents:
         anchor = split.anchor if split.anchor is not None and split.anchor.entity is split.entity else None
         if anchor is None:
             anchor = split.entity.mentions[0]
-        splits.setdefault(anchor.words[0], []).extend(f"{a.id}<{split.entity.id}" for a in split.antecedents)
+        splits.setdefault(anchor.words[0], []).extend(f"{end(a)}<{end(split.entity)}" for a in split.antecedents)
     result: dict[Node, tuple[str | None, str | None]] = {}
     for node in bridges.keys() | splits.keys():
         bridge_items, split_items = bridges.get(node), splits.get(node)
         result[node] = (",".join(bridge_items) if bridge_items else None,
                         ",".join(split_items) if split_items else None)
     return result
+
+
+def _relation_end(fields: tuple[str, ...]):  # noqa: ANN202 - a small closure
+    """How a relation names an entity: by id where the header starts with it (CorefUD), else by the label of
+    its leading entity-level fields, as GUM v7 does ("object-44-Skittles")."""
+    if fields[0] in EID_FIELDS:
+        return lambda entity: entity.id
+    label_roles = []
+    for name in fields:
+        role = "eid" if name in EID_FIELDS else _field_role(name)
+        if role not in ("eid", "etype", "entity"):
+            break
+        label_roles.append((role, name))
+
+    def label(entity: Entity) -> str:
+        values = [entity.id if role == "eid" else (entity.type or "") if role == "etype"
+                  else entity.attrs.get(name, "") for role, name in label_roles]
+        while values and not values[-1]:
+            values.pop()
+        return "-".join(values)
+
+    return label
 
 
 def _misc_value(node: Node, entity: str | None, bridge: str | None, split: str | None) -> str:

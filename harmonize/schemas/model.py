@@ -271,6 +271,9 @@ class Mention:
     # Number of fields the CorefUD opening bracket had when read; the writer never writes fewer, so that
     # trailing empty fields ("(e1-x-1-") survive a round trip.
     bracket_width: int = 0
+    # Number of fields its closing bracket repeated when read (GUM v7 repeats the whole label: "person-1-X)");
+    # 0: up to the entity id, as CorefUD does.
+    closing_width: int = 0
     # Entity-level fields (etype, identity) this mention's bracket left empty although they belong to the
     # entity; the writer leaves them empty there again.
     hidden_fields: frozenset[str] = frozenset()
