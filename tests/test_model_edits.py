@@ -185,13 +185,15 @@ def test_release_empties_the_corpus_and_frees_it_without_the_collector() -> None
     import weakref
 
     corpus = sample()
-    node = corpus.documents[0].sentences[0].nodes[0]
-    probe = weakref.ref(corpus.documents[0])
-    corpus.release()
-    assert corpus.documents == [] and node.sentence is None and node.mentions == ()
+    document = corpus.documents[0]
+    document.sentences[0].word("1")  # builds the sentence's id index, another path back to the nodes
+    # Nodes take no weak references; a freed sentence means its nodes, which point to it, are gone too.
+    probes = [weakref.ref(document), weakref.ref(document.sentences[0]), weakref.ref(document.mentions[0])]
     gc.disable()
     try:
-        del node
-        assert probe() is None  # freed by reference counting alone
+        corpus.release()
+        del document
+        assert corpus.documents == []
+        assert [probe() for probe in probes] == [None] * 3  # freed by reference counting alone
     finally:
         gc.enable()

@@ -101,15 +101,8 @@ def _field_role(name: str) -> str:
     return "entity" if name in ENTITY_LEVEL_FIELDS else "mention"
 
 
-class _OpenPart:
-    """A bracket that has been opened and not yet closed."""
-
-    __slots__ = ("record", "start", "line")
-
-    def __init__(self, record: _MentionRecord, start: int, line: int) -> None:
-        self.record = record
-        self.start = start
-        self.line = line
+# A bracket opened and not yet closed: (mention being read, start position in the sentence, line number).
+_OpenPart = tuple["_MentionRecord", int, int]
 
 
 class _MentionRecord:
@@ -323,9 +316,9 @@ class _Reader:
                     else:
                         self.problem(number, "SplitAnte without mention", f"no mention of {ana} starts here")
         for stack in open_parts.values():
-            for part in stack:
-                self.problem(part.line, "mention crosses a sentence boundary",
-                             f"{part.record.eid} is not closed in sentence {sentence.id}")
+            for record, _start, line in stack:
+                self.problem(line, "mention crosses a sentence boundary",
+                             f"{record.eid} is not closed in sentence {sentence.id}")
         for waiting in unfinished.values():
             for record in waiting:
                 if len(record.parts) < record.total:
@@ -404,7 +397,7 @@ class _Reader:
                 self.problem(number, "discontinuous part out of order", f"{eid}[{label}] has no earlier parts")
                 return None
         record.opened += 1
-        open_parts.setdefault((eid, label), []).append(_OpenPart(record, node.position, number))
+        open_parts.setdefault((eid, label), []).append((record, node.position, number))
         layout.append((record, index, "open"))
         return record, index
 
@@ -431,13 +424,12 @@ class _Reader:
                 key[0] == eid for key in open_parts) else "closing bracket without an open mention"
             self.problem(number, reason, f"{content}) closes no mention opened in this sentence")
             return
-        part = stack.pop()
-        record = part.record
+        record, start, _line = stack.pop()
         width = content.count("-") + 1  # a one-node bracket arrives here trimmed to the eid
         if width > self.eid_index + 1:
             record.closing_width = width
-        record.parts.append((part.start, node.position))
-        if layout and layout[-1][0] is record and layout[-1][2] == "open" and part.start == node.position:
+        record.parts.append((start, node.position))
+        if layout and layout[-1][0] is record and layout[-1][2] == "open" and start == node.position:
             layout[-1] = (record, index, "single")
         else:
             layout.append((record, index, "close"))
@@ -707,8 +699,8 @@ def _entity_values(document: Document, fields: tuple[str, ...] | None) -> tuple[
     discontinuous mentions of one entity with the same number of parts)."""
     if fields is None:
         return {}, False
-    eid_index = next((i for i, n in enumerate(fields) if n in EID_FIELDS), 0)
-    roles = tuple(("eid" if name in EID_FIELDS else _field_role(name), name) for name in fields)
+    field_values = _FieldValues(fields)
+    eid_index = field_values.eid_index
     brackets: dict[Node, list[_Bracket]] = {}
     discontinuous: dict[Mention, int] = {}  # mention -> number of parts
     for entity in document.entities:
@@ -722,16 +714,25 @@ def _entity_values(document: Document, fields: tuple[str, ...] | None) -> tuple[
             total = len(parts)
             if total > 1:
                 discontinuous[mention] = total
+            full = field_values(mention)
+            # Trailing empty fields are left out, but never below what the bracket had when read.
+            keep = max(mention.bracket_width, eid_index + 1)
+            opening_values = list(full)
+            while len(opening_values) > keep and not opening_values[-1]:
+                opening_values.pop()
+            closing_width = max(mention.closing_width, eid_index + 1)
             for number, part in enumerate(parts, 1):
-                label = f"[{number}/{total}]" if total > 1 else ""
-                opening = _bracket_fields(mention, label, roles, eid_index, closing=False)
+                if total > 1:
+                    eid = f"{entity.id}[{number}/{total}]"
+                    opening_values[eid_index] = full[eid_index] = eid
+                opening = "-".join(opening_values)
                 first = part[0]
                 if len(part) == 1:
                     brackets.setdefault(first, []).append(
                         ((mention, number, "single"), (1, 0, order), f"({opening})"))
                     continue
                 span = len(part)
-                closing = _bracket_fields(mention, label, roles, eid_index, closing=True)
+                closing = full[eid_index] if closing_width == 1 else "-".join(full[:closing_width])
                 brackets.setdefault(first, []).append(((mention, number, "open"), (0, -span, order), "(" + opening))
                 # Closings: shortest first; among equal spans the later-opened first (reverse of opening order).
                 brackets.setdefault(part[-1], []).append(
@@ -817,42 +818,31 @@ def _discontinuous_in_rank_order(
     return result
 
 
-def _bracket_fields(
-    mention: Mention, label: str, roles: tuple[tuple[str, str], ...], eid_index: int, closing: bool
-) -> str:
-    """The text of an opening bracket (without "("), or of a closing one (without ")")."""
-    entity = mention.entity
-    assert entity is not None
-    if closing:
-        width = max(mention.closing_width, eid_index + 1)
-        if width == 1:
-            return entity.id + label
-        roles = roles[:width]
-    values = []
-    hidden = mention.hidden_fields
-    for role, name in roles:
-        if role == "eid":
-            values.append(entity.id + label)
-        elif hidden and name in hidden:
-            values.append("")
-        elif role == "mention":
-            values.append(mention.attrs.get(name, "") if name not in entity.attrs else entity.attrs[name])
-        elif role == "etype":
-            values.append(entity.type or "")
-        elif role == "head":
-            values.append(str(mention.words.index(mention.head) + 1) if mention.head is not None else "")
-        elif role == "link":
-            values.append(mention.link or "")
-        else:
-            values.append(entity.attrs.get(name, ""))
-    if closing:
-        return "-".join(values)
-    keep = max(mention.bracket_width, eid_index + 1)
-    for i in range(len(values) - 1, keep - 1, -1):
-        if values[i]:
-            keep = i + 1
-            break
-    return "-".join(values[:keep])
+class _FieldValues:
+    """The values of a mention's bracket fields, in the order of one global.Entity header."""
+
+    def __init__(self, fields: tuple[str, ...]) -> None:
+        self.names = fields
+        self.eid_index = next((i for i, n in enumerate(fields) if n in EID_FIELDS), 0)
+        self.eid_name = fields[self.eid_index]
+        self.etype_name = next((n for n in fields if n in ETYPE_FIELDS), None)
+        self.has_head = "head" in fields
+        self.has_link = "link" in fields
+
+    def __call__(self, mention: Mention) -> list[str]:
+        entity = mention.entity
+        assert entity is not None
+        values = {**mention.attrs, **entity.attrs} if entity.attrs else dict(mention.attrs)
+        values[self.eid_name] = entity.id
+        if self.etype_name is not None:
+            values[self.etype_name] = entity.type or ""
+        if self.has_head:
+            values["head"] = str(mention.words.index(mention.head) + 1) if mention.head is not None else ""
+        if self.has_link:
+            values["link"] = mention.link or ""
+        for name in mention.hidden_fields:
+            values[name] = ""
+        return [values.get(name, "") for name in self.names]
 
 
 def _relation_values(

@@ -237,7 +237,7 @@ class Sentence:
         return node
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True, weakref_slot=True)
 class Entity:
     """A coreference cluster: an id unique in its document, a type, free attributes and its mentions in order."""
 
@@ -255,7 +255,7 @@ class Entity:
         return f"<Entity {self.id} type={self.type!r} mentions={len(self.mentions)}>"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True, weakref_slot=True)
 class Mention:
     """A mention: the nodes it covers (one sentence, document order, gaps allowed), head, entity, attributes.
 
@@ -311,7 +311,7 @@ class Mention:
         return f"<Mention {eid} {self.text!r}>"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Bridge:
     """Bridging: ``anaphor`` is a mention whose referent is anchored in the ``antecedent`` entity."""
 
@@ -320,7 +320,7 @@ class Bridge:
     label: str | None = None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class SplitAntecedent:
     """``entity`` refers to the union of ``antecedents`` (e.g. "they" after "John" and "Mary").
 
@@ -606,13 +606,13 @@ class Corpus:
         """Empty the corpus and break its internal references, so that it is freed at once by reference counting
         rather than later by the garbage collector (the model is full of parent pointers, hence cycles). For batch
         conversion, which is done with each corpus after writing it."""
+        # Only links that close cycles need cutting: sentence -> nodes (nodes point back to their sentence),
+        # including the sentence's id index,
+        # mention -> words (words point back through node.mentions) and the entity/document parent links.
         for document in self.documents:
             for sentence in document.sentences:
-                for node in sentence.nodes:
-                    node.sentence = None
-                    node.mentions = ()
-                    node.bracket_order = ()
                 sentence.nodes = []
+                sentence._by_id = None
                 sentence.document = None
             for entity in document.entities:
                 for mention in entity.mentions:
