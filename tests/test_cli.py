@@ -16,9 +16,10 @@ def harmonize(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "harmonize", *map(str, args)], capture_output=True, text=True)
 
 
-def test_formats_lists_corefud() -> None:
+def test_formats_lists_readers_and_writers_one_line_each() -> None:
     done = harmonize("formats")
-    assert done.returncode == 0 and done.stdout.startswith("corefud") and "read/write" in done.stdout
+    lines = {line.split()[0]: line.split()[1] for line in done.stdout.splitlines()}
+    assert done.returncode == 0 and lines["corefud"] == "read/write" and lines["conll2012"] == "read"
 
 
 def test_sample_conversion_is_byte_identical(tmp_path: Path) -> None:
@@ -73,7 +74,7 @@ def test_usage_errors_exit_2_and_other_errors_exit_1(tmp_path: Path) -> None:
     done = harmonize("convert", tmp_path / "missing.conllu", "-o", tmp_path / "x.conllu")
     assert done.returncode == 1 and "no such file or folder" in done.stderr and "Traceback" not in done.stderr
     done = harmonize("convert", "--sample", "--from", "nope", "-o", tmp_path / "x.conllu")
-    assert done.returncode == 1 and "no format 'nope' to read; available: corefud" in done.stderr
+    assert done.returncode == 1 and "no format 'nope' to read; available: conll2012, corefud" in done.stderr
 
 
 def test_two_inputs_with_the_same_name_are_refused(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """Readers and writers, one module per format, all looked up through :mod:`harmonize.converters.registry`."""
 
-from harmonize.converters import corefud
+from harmonize.converters import conll2012, corefud
 from harmonize.converters.registry import Format, formats, get_format, register
 
 register(
@@ -10,6 +10,15 @@ register(
         extension=".conllu",
         reader=lambda path, lenient, report: corefud.read_corefud(path, lenient, report),
         writer=lambda corpus, path, report: corefud.write_corefud(corpus, path, report),
+    )
+)
+
+register(
+    Format(
+        name="conll2012",
+        summary="CoNLL-2012 / OntoNotes coreference columns (reader: tokens, sentences and coreference so far)",
+        extension=".conll",
+        reader=lambda path, lenient, report: conll2012.read_conll2012(path, lenient, report),
     )
 )
 
