@@ -82,6 +82,36 @@ def convert(
     _say(f"wrote {len(jobs)} file(s) to {target_name}")
 
 
+@app.command()
+def score(
+    key: Annotated[Path, typer.Argument(help="Gold file.")],
+    response: Annotated[Path, typer.Argument(help="System file.")],
+    source: Annotated[str, typer.Option("--format", help="Format of both files: corefud or conll2012.")] = "corefud",
+    singletons: Annotated[bool, typer.Option(help="Count singleton entities (CorefUD leaves them out).")] = False,
+    metrics: Annotated[str, typer.Option(help="Comma-separated: muc,bcub,ceafe,ceafm,blanc,lea.")] = (
+        "muc,bcub,ceafe,ceafm,blanc,lea"),
+    as_json: Annotated[bool, typer.Option("--json", help="Print fractions in [0, 1] as JSON.")] = False,
+    ignore_forms: Annotated[bool, typer.Option(help="Align tokens by position only, not by form.")] = False,
+) -> None:
+    """Score RESPONSE against KEY (exact mention match), summed over documents as the reference scorers do."""
+    from harmonize.scoring.score import score_corpora
+
+    reader = get_format(source, "read")
+    result = score_corpora(reader.reader(key, False, Report()), reader.reader(response, False, Report()),  # type: ignore[misc]
+                           [m.strip() for m in metrics.split(",") if m.strip()], singletons, not ignore_forms)
+    if as_json:
+        typer.echo(json.dumps(result.to_json()))
+        return
+    typer.echo(f"{'metric':<8}{'recall':>9}{'precision':>11}{'F1':>9}")
+    for name, value in result.metrics.items():
+        typer.echo(f"{name:<8}{100 * value.recall:>9.2f}{100 * value.precision:>11.2f}{100 * value.f1:>9.2f}")
+    if result.conll is not None:
+        typer.echo(f"{'conll':<8}{'':>9}{'':>11}{100 * result.conll:>9.2f}")
+    dropped = {side: n for side, n in result.duplicates.items() if n}
+    if dropped:
+        _say(f"duplicate mentions kept in their first cluster only: {dropped}")
+
+
 def convert_file(in_path: Path, out_path: Path, reader: Format, writer: Format, lenient: bool) -> Report:
     """Read one file, write it in the target format, free the model at once; return what was dropped."""
     report = Report()

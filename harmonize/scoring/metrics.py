@@ -1,0 +1,248 @@
+"""Coreference metrics as pure functions over key and response clusters.
+
+A cluster is a collection of hashable mentions; a clustering is a sequence of clusters. Each metric returns a
+:class:`Score` whose recall and precision are kept as exact numerator/denominator pairs, so that scores summed
+over documents (micro average, as the reference scorers do) stay exact, and so that a test can compare against
+the fractions the reference test cases print.
+
+Definitions follow the reference scorers (reference-coreference-scorers v8.01, CorefUD scorer):
+
+* MUC (Vilain et al. 1995): links; recall = sum over key clusters of |k| - |partitions of k by the response|,
+  over sum |k| - 1; precision symmetrically.
+* B3 (Bagga & Baldwin 1998): per mention, |k ∩ r|^2 / |k| summed, over the number of key mentions.
+* CEAF-m / CEAF-e (Luo 2005): optimal one-to-one cluster alignment with phi3 = |k ∩ r| (mentions) or
+  phi4 = 2|k ∩ r| / (|k| + |r|) (entities).
+* BLANC (Recasens & Hovy 2011, extended to system mentions by Luo et al. 2014): coreference and
+  non-coreference links; where the key has no links of one kind, BLANC is the F of the other kind.
+* LEA (Moosavi & Strube 2016): link-based entity-aware; a singleton counts as one self-link.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Collection
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+Mention = Hashable
+Clustering = Sequence[Collection[Mention]]
+
+
+@dataclass(frozen=True)
+class Score:
+    """Recall and precision as exact fractions (numerator, denominator); 0/0 counts as 0."""
+
+    recall_num: Fraction
+    recall_den: Fraction
+    precision_num: Fraction
+    precision_den: Fraction
+
+    @property
+    def recall(self) -> float:
+        return float(self.recall_num / self.recall_den) if self.recall_den else 0.0
+
+    @property
+    def precision(self) -> float:
+        return float(self.precision_num / self.precision_den) if self.precision_den else 0.0
+
+    @property
+    def f1(self) -> float:
+        return f1(self.recall, self.precision)
+
+    def __add__(self, other: Score) -> Score:
+        return Score(self.recall_num + other.recall_num, self.recall_den + other.recall_den,
+                     self.precision_num + other.precision_num, self.precision_den + other.precision_den)
+
+
+def f1(recall: float, precision: float) -> float:
+    return 2 * recall * precision / (recall + precision) if recall + precision else 0.0
+
+
+def _score(recall_num: float | Fraction, recall_den: float | Fraction, precision_num: float | Fraction,
+           precision_den: float | Fraction) -> Score:
+    return Score(Fraction(recall_num), Fraction(recall_den), Fraction(precision_num), Fraction(precision_den))
+
+
+def _sets(clusters: Clustering) -> list[frozenset[Mention]]:
+    return [frozenset(c) for c in clusters if len(c)]
+
+
+def _index(clusters: list[frozenset[Mention]]) -> dict[Mention, int]:
+    return {m: i for i, cluster in enumerate(clusters) for m in cluster}
+
+
+def _muc_side(gold: list[frozenset[Mention]], other: list[frozenset[Mention]]) -> tuple[int, int]:
+    where = _index(other)
+    numerator = denominator = 0
+    for cluster in gold:
+        partitions = len({where[m] for m in cluster if m in where}) + sum(1 for m in cluster if m not in where)
+        numerator += len(cluster) - partitions
+        denominator += len(cluster) - 1
+    return numerator, denominator
+
+
+def muc(key: Clustering, response: Clustering) -> Score:
+    k, r = _sets(key), _sets(response)
+    recall = _muc_side(k, r)
+    precision = _muc_side(r, k)
+    return _score(*recall, *precision)
+
+
+def _b3_side(gold: list[frozenset[Mention]], other: list[frozenset[Mention]]) -> tuple[Fraction, int]:
+    where = _index(other)
+    numerator = Fraction(0)
+    for cluster in gold:
+        overlaps: dict[int, int] = {}
+        for m in cluster:
+            if m in where:
+                overlaps[where[m]] = overlaps.get(where[m], 0) + 1
+        numerator += Fraction(sum(n * n for n in overlaps.values()), len(cluster))
+    return numerator, sum(len(c) for c in gold)
+
+
+def b_cubed(key: Clustering, response: Clustering) -> Score:
+    k, r = _sets(key), _sets(response)
+    return _score(*_b3_side(k, r), *_b3_side(r, k))
+
+
+def _overlap_matrix(k: list[frozenset[Mention]], r: list[frozenset[Mention]]) -> np.ndarray:
+    where = _index(r)
+    matrix = np.zeros((len(k), len(r)), dtype=np.int64)
+    for i, cluster in enumerate(k):
+        for m in cluster:
+            j = where.get(m)
+            if j is not None:
+                matrix[i, j] += 1
+    return matrix
+
+
+def _best_alignment(similarity: np.ndarray) -> list[tuple[int, int]]:
+    if similarity.size == 0:
+        return []
+    rows, columns = linear_sum_assignment(similarity, maximize=True)
+    return list(zip(rows.tolist(), columns.tolist()))
+
+
+def ceaf_m(key: Clustering, response: Clustering) -> Score:
+    k, r = _sets(key), _sets(response)
+    overlap = _overlap_matrix(k, r)
+    total = sum(int(overlap[i, j]) for i, j in _best_alignment(overlap.astype(float)))
+    return _score(total, sum(len(c) for c in k), total, sum(len(c) for c in r))
+
+
+def ceaf_e(key: Clustering, response: Clustering) -> Score:
+    k, r = _sets(key), _sets(response)
+    overlap = _overlap_matrix(k, r)
+    sizes_k = np.array([len(c) for c in k], dtype=float)
+    sizes_r = np.array([len(c) for c in r], dtype=float)
+    similarity = 2 * overlap / (sizes_k[:, None] + sizes_r[None, :]) if overlap.size else overlap.astype(float)
+    total = sum(Fraction(2 * int(overlap[i, j]), len(k[i]) + len(r[j])) for i, j in _best_alignment(similarity))
+    return _score(total, len(k), total, len(r))
+
+
+def _links(clusters: list[frozenset[Mention]]) -> set[frozenset[Mention]]:
+    links: set[frozenset[Mention]] = set()
+    for cluster in clusters:
+        members = list(cluster)
+        for i, a in enumerate(members):
+            for b in members[i + 1 :]:
+                links.add(frozenset((a, b)))
+    return links
+
+
+def _pairs(n: int) -> int:
+    return n * (n - 1) // 2
+
+
+@dataclass(frozen=True)
+class BlancScore:
+    """BLANC's two link kinds, each an exact Score, combined as the reference scorer does."""
+
+    coreference: Score
+    non_coreference: Score
+    key_has_coreference: bool
+    key_has_non_coreference: bool
+
+    def _combine(self, attribute: str) -> float:
+        c, n = getattr(self.coreference, attribute), getattr(self.non_coreference, attribute)
+        if not self.key_has_non_coreference:
+            return c
+        if not self.key_has_coreference:
+            return n
+        return (c + n) / 2
+
+    @property
+    def recall(self) -> float:
+        return self._combine("recall")
+
+    @property
+    def precision(self) -> float:
+        return self._combine("precision")
+
+    @property
+    def f1(self) -> float:
+        return self._combine("f1")
+
+    def __add__(self, other: BlancScore) -> BlancScore:
+        return BlancScore(self.coreference + other.coreference, self.non_coreference + other.non_coreference,
+                          self.key_has_coreference or other.key_has_coreference,
+                          self.key_has_non_coreference or other.key_has_non_coreference)
+
+
+def blanc(key: Clustering, response: Clustering) -> BlancScore:
+    k, r = _sets(key), _sets(response)
+    coref_k, coref_r = _links(k), _links(r)
+    common_coref = len(coref_k & coref_r)
+    key_mentions = [m for c in k for m in c]
+    response_mentions = [m for c in r for m in c]
+    where_k, where_r = _index(k), _index(r)
+    # Non-coreference links in both: pairs of mentions present in both, in different clusters on both sides.
+    shared = [m for m in key_mentions if m in where_r]
+    common_non = 0
+    for i, a in enumerate(shared):
+        for b in shared[i + 1 :]:
+            if where_k[a] != where_k[b] and where_r[a] != where_r[b]:
+                common_non += 1
+    non_k = _pairs(len(key_mentions)) - len(coref_k)
+    non_r = _pairs(len(response_mentions)) - len(coref_r)
+    return BlancScore(
+        _score(common_coref, len(coref_k), common_coref, len(coref_r)),
+        _score(common_non, non_k, common_non, non_r),
+        key_has_coreference=bool(coref_k),
+        key_has_non_coreference=non_k > 0,
+    )
+
+
+def _lea_side(gold: list[frozenset[Mention]], other: list[frozenset[Mention]]) -> tuple[Fraction, int]:
+    where = _index(other)
+    numerator = Fraction(0)
+    for cluster in gold:
+        if len(cluster) == 1:
+            (m,) = cluster
+            # A singleton's one self-link is resolved when the other side has it as a singleton too.
+            resolved = 1 if m in where and len(other[where[m]]) == 1 else 0
+            numerator += resolved
+            continue
+        overlaps: dict[int, int] = {}
+        for m in cluster:
+            if m in where:
+                overlaps[where[m]] = overlaps.get(where[m], 0) + 1
+        common = sum(_pairs(n) for n in overlaps.values())
+        numerator += len(cluster) * Fraction(common, _pairs(len(cluster)))
+    return numerator, sum(len(c) for c in gold)
+
+
+def lea(key: Clustering, response: Clustering) -> Score:
+    k, r = _sets(key), _sets(response)
+    return _score(*_lea_side(k, r), *_lea_side(r, k))
+
+
+METRICS = {"muc": muc, "bcub": b_cubed, "ceafe": ceaf_e, "ceafm": ceaf_m, "blanc": blanc, "lea": lea}
+
+
+def conll_f1(key: Clustering, response: Clustering) -> float:
+    """The CoNLL score: the mean of MUC, B3 and CEAF-e F1."""
+    return (muc(key, response).f1 + b_cubed(key, response).f1 + ceaf_e(key, response).f1) / 3

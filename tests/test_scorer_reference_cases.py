@@ -1,0 +1,140 @@
+"""The reference scorer's own test cases (tests-conll and their CorefUD conversions), to the printed digits."""
+
+from __future__ import annotations
+
+import ast
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from harmonize.converters.conll2012 import read_conll2012
+from harmonize.converters.corefud import read_corefud
+from harmonize.scoring.score import score_corpora
+from tests.conftest import SHARED_DATA
+
+CASES_DIR = SHARED_DATA / "corefud-samples" / "corefud-scorer"
+METRIC_NAMES = {"BCUB": "bcub", "MUC": "muc", "CEAFM": "ceafm", "CEAFE": "ceafe", "BLANC": "blanc", "LEA": "lea"}
+FRACTION = re.compile(r"\b(recall(?:_[cn])?|prec(?:_[cn])?)=(\d+)/(\d+)(?![\d.])", re.I)
+# "Expected: LEA [Recall=(2*0+3/3)/5, Prec=(3*0+2)/5]": exact arithmetic for recall (r) and precision (p).
+# Where the README follows an expression with "=0.16" its parentheses are informal ("1+2*0+3*0/6=0.16" means
+# (1+2*0+3*0)/6): the printed decimal is then the authority, and the headline check covers it.
+EXPRESSION = re.compile(r"\b(recall|prec|r|p)=([0-9+*/(). -]+?)(?=([,\]=]|$))", re.I)
+
+
+def evaluate(expression: str) -> Fraction | None:
+    """An arithmetic expression of the README as an exact fraction; None if it is not one (typos)."""
+    def value(node: ast.AST) -> Fraction:
+        if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+            return Fraction(str(node.value))
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult | ast.Div):
+            left, right = value(node.left), value(node.right)
+            return {ast.Add: left + right, ast.Sub: left - right, ast.Mult: left * right}.get(
+                type(node.op), left / right if right else Fraction(0))
+        raise ValueError(expression)
+
+    try:
+        return value(ast.parse(expression.strip(), mode="eval").body)
+    except (SyntaxError, ValueError, ZeroDivisionError):
+        return None
+
+
+def expectations(readme: Path) -> dict[str, list[tuple[str, str, str]]]:
+    """case -> [(metric, headline value, bracket text)], skipping the 'if no de-dup' alternatives."""
+    cases: dict[str, list[tuple[str, str, str]]] = {}
+    current: str | None = None
+    for line in readme.read_text(encoding="utf-8").splitlines():
+        header = re.match(r"\s*(TC-[A-Z]+-\d+)\b", line)
+        if header:
+            current = header[1]
+            cases[current] = []
+            continue
+        if current is None:
+            continue
+        if "no de-dup" in line.lower():
+            current = None  # the alternative without de-duplication: we de-duplicate
+            continue
+        expected = re.match(r"Expected:\s*([A-Za-z0-9]+)(?:=(\S+?))?\s*(?:\[(.*)[\])])?\s*$", line)
+        if expected and expected[1].upper() in METRIC_NAMES:
+            cases[current].append((METRIC_NAMES[expected[1].upper()], expected[2] or "", expected[3] or ""))
+    return {case: found for case, found in cases.items() if found}
+
+
+def headline(value: str) -> tuple[float, float]:
+    """The last printed number of '3.6/5=0.72', '.5599' or '6/9' and the tolerance of its last digit."""
+    last = value.split("=")[-1]
+    if "/" in last:
+        numerator, denominator = last.split("/")
+        return float(numerator) / float(denominator), 0.01
+    decimals = len(last.split(".")[1]) if "." in last else 0
+    return float(last), 10.0 ** -decimals if decimals else 1e-9
+
+
+README = CASES_DIR / "tests-conll" / "TestCases.README"
+# Headlines that contradict their own bracketed recall and precision; the brackets are still checked exactly.
+ERRATA = {
+    # prints 8/14=0.57 beside recall 4/6 and precision 4/7, whose F1 is 8/13 (as TC-A-8 prints)
+    ("TC-A-9", "ceafm"): 8 / 13,
+}
+EXTRA_README = CASES_DIR / "tests-corefud" / "exact-match" / "ExtraTestCases.README"
+CASES = sorted(expectations(README).items()) if README.exists() else []
+EXTRA_CASES = sorted(expectations(EXTRA_README).items()) if EXTRA_README.exists() else []
+
+
+@pytest.mark.parametrize("case,expected", EXTRA_CASES or [pytest.param("none", [], marks=pytest.mark.skip(
+    reason=f"{EXTRA_README} not found: set HARMONIZE_SHARED_DATA"))], ids=[c for c, _ in EXTRA_CASES] or None)
+def test_extra_corefud_case(case: str, expected: list[tuple[str, str, str]]) -> None:
+    """TC-O (Cai and Strube 2011), which only the CorefUD conversion has."""
+    check_case(case, expected, "corefud")
+
+
+def part(score, name: str) -> tuple[Fraction, Fraction] | None:
+    lowered = name.lower()
+    target = score
+    if lowered.endswith(("_c", "_n")):
+        target = score.coreference if lowered.endswith("_c") else score.non_coreference
+    if lowered.startswith("recall"):
+        return target.recall_num, target.recall_den
+    return target.precision_num, target.precision_den
+
+
+@pytest.mark.parametrize("layout", ["conll2012", "corefud"])
+@pytest.mark.parametrize("case,expected", CASES or [pytest.param("none", [], marks=pytest.mark.skip(
+    reason=f"{README} not found: set HARMONIZE_SHARED_DATA"))], ids=[c for c, _ in CASES] or None)
+def test_reference_case(case: str, expected: list[tuple[str, str, str]], layout: str) -> None:
+    check_case(case, expected, layout)
+
+
+def check_case(case: str, expected: list[tuple[str, str, str]], layout: str) -> None:
+    stem = case.rsplit("-", 1)[0]
+    if layout == "conll2012":
+        folder = CASES_DIR / "tests-conll"
+        key, response = read_conll2012(folder / f"{stem}.key"), read_conll2012(folder / f"{case}.response")
+    else:
+        folder = CASES_DIR / "tests-corefud" / "exact-match"
+        key, response = read_corefud(folder / f"{stem}.key"), read_corefud(folder / f"{case}.response")
+    # The cases count singletons, and rename tokens where the response has system mentions.
+    result = score_corpora(key, response, singletons=True, forms=False)
+    for metric, value, brackets in expected:
+        score = result.metrics[metric]
+        for name, expression, follower in EXPRESSION.findall(brackets):
+            exact = evaluate(expression) if follower != "=" else None
+            if exact is not None and not name.lower().startswith(("recall_", "prec_")):
+                ours = part(score, "recall" if name.lower().startswith("r") else "prec")
+                assert ours is not None
+                assert (ours[0] / ours[1] if ours[1] else 0) == exact, f"{case} {metric} {name}={expression}"
+        if not value:
+            continue
+        number, tolerance = headline(value)
+        if (case, metric) in ERRATA:
+            assert score.f1 == pytest.approx(ERRATA[case, metric])
+        else:
+            assert abs(score.f1 - number) <= tolerance + 1e-12, f"{case} {metric} F1 {score.f1} vs printed {value}"
+        for name, numerator, denominator in FRACTION.findall(brackets):
+            ours = part(score, name)
+            if int(denominator) == 0:
+                assert ours is not None and ours[0] == 0, f"{case} {metric} {name}"
+                continue
+            assert ours is not None and ours[1] and ours[0] / ours[1] == Fraction(int(numerator), int(denominator)), (
+                f"{case} {metric} {name}: ours {ours[0]}/{ours[1]}, printed {numerator}/{denominator}")
