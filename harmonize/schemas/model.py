@@ -554,6 +554,24 @@ class Document:
                 split.anchor = None
         return new
 
+    def set_words(self, mention: Mention, words: Iterable[Node], head: Node | None = None) -> None:
+        """Give a mention other nodes (one sentence of this document); the head must be one of them."""
+        nodes = sorted(set(words), key=lambda n: n.order)
+        if not nodes or any(n.sentence is not nodes[0].sentence or n.sentence is None for n in nodes):
+            raise ModelError("a mention's nodes must all lie in one sentence of this document")
+        if nodes[0].sentence.document is not self:  # type: ignore[union-attr]
+            raise ModelError("a mention's nodes must all lie in one sentence of this document")
+        if head is not None and head not in nodes:
+            raise ModelError("the head must be one of the mention's nodes")
+        entity = mention.entity
+        if entity is None or mention not in entity.mentions:
+            raise ModelError("the mention does not belong to this document")
+        _detach(mention)
+        entity.mentions.remove(mention)
+        mention.words = nodes
+        mention.head = head
+        self._attach(mention)
+
     def move_head(self, mention: Mention, head: Node | None) -> None:
         """Set the mention's head (None: unknown); it must be one of the mention's nodes."""
         if head is not None and head not in mention.words:
