@@ -87,18 +87,21 @@ def score(
     key: Annotated[Path, typer.Argument(help="Gold file.")],
     response: Annotated[Path, typer.Argument(help="System file.")],
     source: Annotated[str, typer.Option("--format", help="Format of both files: corefud or conll2012.")] = "corefud",
+    matching: Annotated[str, typer.Option("--match", help="Mention matching: exact, partial (CorefUD's primary) "
+                                          "or head.")] = "partial",
     singletons: Annotated[bool, typer.Option(help="Count singleton entities (CorefUD leaves them out).")] = False,
-    metrics: Annotated[str, typer.Option(help="Comma-separated: muc,bcub,ceafe,ceafm,blanc,lea.")] = (
-        "muc,bcub,ceafe,ceafm,blanc,lea"),
+    metrics: Annotated[str, typer.Option(help="Comma-separated: muc,bcub,ceafe,ceafm,blanc,lea,mor.")] = (
+        "muc,bcub,ceafe,ceafm,blanc,lea,mor"),
     as_json: Annotated[bool, typer.Option("--json", help="Print fractions in [0, 1] as JSON.")] = False,
     ignore_forms: Annotated[bool, typer.Option(help="Align tokens by position only, not by form.")] = False,
 ) -> None:
-    """Score RESPONSE against KEY (exact mention match), summed over documents as the reference scorers do."""
+    """Score RESPONSE against KEY, summed over documents as the reference scorers do."""
     from harmonize.scoring.score import score_corpora
 
     reader = get_format(source, "read")
     result = score_corpora(reader.reader(key, False, Report()), reader.reader(response, False, Report()),  # type: ignore[misc]
-                           [m.strip() for m in metrics.split(",") if m.strip()], singletons, not ignore_forms)
+                           [m.strip() for m in metrics.split(",") if m.strip()], singletons, not ignore_forms,
+                           matching)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return

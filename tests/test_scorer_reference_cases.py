@@ -15,7 +15,8 @@ from harmonize.scoring.score import score_corpora
 from tests.conftest import SHARED_DATA
 
 CASES_DIR = SHARED_DATA / "corefud-samples" / "corefud-scorer"
-METRIC_NAMES = {"BCUB": "bcub", "MUC": "muc", "CEAFM": "ceafm", "CEAFE": "ceafe", "BLANC": "blanc", "LEA": "lea"}
+METRIC_NAMES = {"BCUB": "bcub", "MUC": "muc", "CEAFM": "ceafm", "CEAFE": "ceafe", "BLANC": "blanc", "LEA": "lea",
+                "MENTION": "mor"}
 FRACTION = re.compile(r"\b(recall(?:_[cn])?|prec(?:_[cn])?)=(\d+)/(\d+)(?![\d.])", re.I)
 # "Expected: LEA [Recall=(2*0+3/3)/5, Prec=(3*0+2)/5]": exact arithmetic for recall (r) and precision (p).
 # Where the README follows an expression with "=0.16" its parentheses are informal ("1+2*0+3*0/6=0.16" means
@@ -41,13 +42,14 @@ def evaluate(expression: str) -> Fraction | None:
 
 
 def expectations(readme: Path) -> dict[str, list[tuple[str, str, str]]]:
-    """case -> [(metric, headline value, bracket text)], skipping the 'if no de-dup' alternatives."""
+    """case -> [(metric, headline value, bracket text)], skipping the 'if no de-dup' alternatives. A block
+    headed "TC-ZD-2 _head" is the case scored in another matching mode: its name keeps the suffix."""
     cases: dict[str, list[tuple[str, str, str]]] = {}
     current: str | None = None
     for line in readme.read_text(encoding="utf-8").splitlines():
-        header = re.match(r"\s*(TC-[A-Z]+-\d+)\b", line)
+        header = re.match(r"\s*(TC-[A-Z]+-\d+)(?:\s*(_[a-z]+))?\b", line)
         if header:
-            current = header[1]
+            current = header[1] + (header[2] or "")
             cases[current] = []
             continue
         if current is None:
@@ -64,6 +66,8 @@ def expectations(readme: Path) -> dict[str, list[tuple[str, str, str]]]:
 def headline(value: str) -> tuple[float, float]:
     """The last printed number of '3.6/5=0.72', '.5599' or '6/9' and the tolerance of its last digit."""
     last = value.split("=")[-1]
+    if last == "?":
+        return float("nan"), 0.0
     if "/" in last:
         numerator, denominator = last.split("/")
         return float(numerator) / float(denominator), 0.01
@@ -106,35 +110,82 @@ def test_reference_case(case: str, expected: list[tuple[str, str, str]], layout:
     check_case(case, expected, layout)
 
 
+SUITES = {
+    # layout: (folder of the key/response files, default matching mode of the README's plain blocks)
+    "conll2012": ("tests-conll", "exact"),
+    "corefud": ("tests-corefud/exact-match", "exact"),
+    "zeros": ("tests-corefud/zeros", "partial"),
+    "overlapping": ("tests-corefud/partial-corefud-match/overlapping_mentions", "partial"),
+    "noncontig": ("tests-corefud/partial-corefud-match/noncontig_mentions", "partial"),
+}
+MODES = {"_exact": "exact", "_partial": "partial", "_head": "head"}
+
+
 def check_case(case: str, expected: list[tuple[str, str, str]], layout: str) -> None:
-    stem = case.rsplit("-", 1)[0]
-    if layout == "conll2012":
-        folder = CASES_DIR / "tests-conll"
-        key, response = read_conll2012(folder / f"{stem}.key"), read_conll2012(folder / f"{case}.response")
-    else:
-        folder = CASES_DIR / "tests-corefud" / "exact-match"
-        key, response = read_corefud(folder / f"{stem}.key"), read_corefud(folder / f"{case}.response")
+    name, variant = (case.split("_")[0], "_" + case.split("_")[1]) if "_" in case else (case, "")
+    stem = name.rsplit("-", 1)[0]
+    folder_name, default_mode = SUITES[layout]
+    folder = CASES_DIR / folder_name
+    read = read_conll2012 if layout == "conll2012" else read_corefud
+    key, response = read(folder / f"{stem}.key"), read(folder / f"{name}.response")
     # The cases count singletons, and rename tokens where the response has system mentions.
-    result = score_corpora(key, response, singletons=True, forms=False)
+    result = score_corpora(key, response, singletons=True, forms=False, mode=MODES.get(variant, default_mode))
     for metric, value, brackets in expected:
         score = result.metrics[metric]
-        for name, expression, follower in EXPRESSION.findall(brackets):
+        for name_, numerator, denominator in FRACTION.findall(brackets):
+            ours = part(score, name_)
+            if int(denominator) == 0:
+                assert ours is not None and ours[0] == 0, f"{case} {metric} {name_}"
+                continue
+            assert ours is not None and ours[1] and ours[0] / ours[1] == Fraction(int(numerator), int(denominator)), (
+                f"{case} {metric} {name_}: ours {ours[0]}/{ours[1]}, printed {numerator}/{denominator}")
+        for name_, expression, follower in EXPRESSION.findall(brackets):
             exact = evaluate(expression) if follower != "=" else None
-            if exact is not None and not name.lower().startswith(("recall_", "prec_")):
-                ours = part(score, "recall" if name.lower().startswith("r") else "prec")
+            if exact is not None and not name_.lower().startswith(("recall_", "prec_")):
+                ours = part(score, "recall" if name_.lower().startswith("r") else "prec")
                 assert ours is not None
-                assert (ours[0] / ours[1] if ours[1] else 0) == exact, f"{case} {metric} {name}={expression}"
+                assert (ours[0] / ours[1] if ours[1] else 0) == exact, f"{case} {metric} {name_}={expression}"
         if not value:
             continue
         number, tolerance = headline(value)
+        if number != number:  # "Mention=?": only the brackets say something
+            continue
         if (case, metric) in ERRATA:
             assert score.f1 == pytest.approx(ERRATA[case, metric])
         else:
             assert abs(score.f1 - number) <= tolerance + 1e-12, f"{case} {metric} F1 {score.f1} vs printed {value}"
-        for name, numerator, denominator in FRACTION.findall(brackets):
-            ours = part(score, name)
-            if int(denominator) == 0:
-                assert ours is not None and ours[0] == 0, f"{case} {metric} {name}"
-                continue
-            assert ours is not None and ours[1] and ours[0] / ours[1] == Fraction(int(numerator), int(denominator)), (
-                f"{case} {metric} {name}: ours {ours[0]}/{ours[1]}, printed {numerator}/{denominator}")
+
+
+# Known divergences from the CorefUD scorer, each a missing feature rather than a different definition; strict, so
+# that a fix shows up as a failure to remove the entry.
+ZERO_ALIGNMENT = ("the reference aligns key and response zeros through their enhanced dependencies (parent and "
+                  "deprel), or by position in the '_linear' variant; harmonize matches empty nodes by id only")
+PARTIAL_CHOICE = ("the reference's choice among competing partial-match candidates (several key mentions sharing "
+                  "words and heads) is not reproduced yet")
+KNOWN_DIVERGENCES = {
+    **{f"zeros/{case}": ZERO_ALIGNMENT for case in (
+        "TC-ZF-2", "TC-ZF-2_linear", "TC-ZF-3", "TC-ZF-3_linear", "TC-ZF-4", "TC-ZF-5", "TC-ZG-2", "TC-ZG-3")},
+    **{f"overlapping/{case}": PARTIAL_CHOICE for case in (
+        "TC-OLMB-3", "TC-OLMB-6", "TC-OLMC-2", "TC-OLMC-4", "TC-OLMC-5", "TC-OLMC-6", "TC-OLMC-7")},
+}
+
+
+def corefud_readme_cases() -> list:
+    params = []
+    for layout, readme in (("zeros", "ZeroTestCases.README"), ("overlapping", "OverlappingMentionsTestCases.README"),
+                           ("noncontig", "NoncontigMentionTestCases.README")):
+        path = CASES_DIR / SUITES[layout][0] / readme
+        if path.exists():
+            params.extend(
+                pytest.param(layout, case, found, id=f"{layout}/{case}", marks=[pytest.mark.xfail(
+                    strict=True, reason=KNOWN_DIVERGENCES[f"{layout}/{case}"])]
+                    if f"{layout}/{case}" in KNOWN_DIVERGENCES else [])
+                for case, found in sorted(expectations(path).items()))
+    return params or [pytest.param("", "", [], marks=pytest.mark.skip(reason="CorefUD scorer cases not found"))]
+
+
+@pytest.mark.parametrize("layout,case,expected", corefud_readme_cases())
+def test_corefud_scorer_case(layout: str, case: str, expected: list[tuple[str, str, str]]) -> None:
+    """Zeros, overlapping and discontinuous mentions: partial matching by default, other modes where a block
+    says "_exact" or "_head"."""
+    check_case(case, expected, layout)

@@ -1,20 +1,26 @@
 """Score a response corpus against a key corpus, document by document, summed as the reference scorers do.
 
-Mentions are matched exactly (same nodes). Key and response must hold the same documents with the same tokens;
-the first difference is an error. A mention that occurs twice in one side is kept in the first cluster that has
+Key and response must hold the same documents with the same words (empty nodes may differ: a system may add or
+miss zeros); the first difference is an error. Mentions are matched exactly, partially or by head
+(:mod:`harmonize.scoring.matching`). A mention that occurs twice in one side is kept in the first cluster that has
 it (clusters in the order their first bracket opens) and the removal is counted, as the reference scorer's
-de-duplication does. Singletons are left out unless asked for (the CorefUD convention).
+de-duplication does. Singletons are left out of both sides unless asked for (the CorefUD convention).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from harmonize.errors import HarmonizeError
 from harmonize.schemas.model import Corpus, Document
+from harmonize.scoring.matching import Span, document_spans, match, reduce_to_heads
 from harmonize.scoring.metrics import METRICS, BlancScore, Score
 
-MentionKey = tuple[tuple[int, str], ...]
+MENTION_METRICS = {"mor"}
 
 
 @dataclass
@@ -37,28 +43,9 @@ class CorpusScore:
         }
 
 
-def clusters(document: Document, singletons: bool) -> tuple[list[frozenset[MentionKey]], int]:
-    """The document's clusters of exact mention keys, and how many duplicate mentions were dropped."""
-    seen: set[MentionKey] = set()
-    result: list[frozenset[MentionKey]] = []
-    duplicates = 0
-    for entity in document.entities:
-        cluster = []
-        for mention in entity.mentions:
-            key = tuple((w.sentence.index, w.id) for w in mention.words)  # type: ignore[union-attr]
-            if key in seen:
-                duplicates += 1
-                continue
-            seen.add(key)
-            cluster.append(key)
-        if len(cluster) > 1 or (singletons and cluster):
-            result.append(frozenset(cluster))
-    return result, duplicates
-
-
 def check_alignment(key: Corpus, response: Corpus, forms: bool = True) -> list[tuple[Document, Document]]:
-    """Pair documents by id and check that their tokens agree, in both directions. With ``forms`` off only the
-    token positions must agree (the reference scorer's own test cases rename tokens in responses)."""
+    """Pair documents by id and check that their words agree, in both directions. With ``forms`` off only the
+    word positions must agree (the reference scorer's own test cases rename tokens in responses)."""
     responses = {d.id: d for d in response.documents}
     keys = {d.id: d for d in key.documents}
     for document in key.documents:
@@ -70,37 +57,69 @@ def check_alignment(key: Corpus, response: Corpus, forms: bool = True) -> list[t
     pairs = []
     for document in key.documents:
         other = responses[document.id]
-        key_tokens = [(s.index, n.id, n.form if forms else "") for s in document.sentences for n in s.nodes]
-        response_tokens = [(s.index, n.id, n.form if forms else "") for s in other.sentences for n in s.nodes]
-        for a, b in zip(key_tokens, response_tokens):
+        key_words = [(s.index, n.id, n.form if forms else "") for s in document.sentences for n in s.nodes
+                     if not n.is_empty]
+        response_words = [(s.index, n.id, n.form if forms else "") for s in other.sentences for n in s.nodes
+                          if not n.is_empty]
+        for a, b in zip(key_words, response_words):
             if a != b:
                 raise HarmonizeError(
                     f"document {document.id!r}, sentence {a[0] + 1}, token {a[1]}: key has {a[2]!r}, "
                     f"response has sentence {b[0] + 1}, token {b[1]} {b[2]!r}")
-        if len(key_tokens) != len(response_tokens):
-            shorter = "response" if len(response_tokens) < len(key_tokens) else "key"
+        if len(key_words) != len(response_words):
+            shorter = "response" if len(response_words) < len(key_words) else "key"
             raise HarmonizeError(f"document {document.id!r}: the {shorter} is truncated "
-                                 f"({len(key_tokens)} key tokens, {len(response_tokens)} response tokens)")
+                                 f"({len(key_words)} key words, {len(response_words)} response words)")
         pairs.append((document, other))
     return pairs
 
 
+def mention_overlap(key: list[list[Span]], response: list[list[Span]]) -> Score:
+    """MOR (CRAC 2022): one-to-one alignment of all key and response mentions maximising overlapping nodes;
+    overlapping nodes over all key (recall) or response (precision) mention nodes."""
+    key_spans = [s for c in key for s in c]
+    response_spans = [s for c in response for s in c]
+    overlap = np.array([[len(k.nodes & r.nodes) for r in response_spans] for k in key_spans], dtype=float)
+    total = 0
+    if overlap.size:
+        rows, columns = linear_sum_assignment(overlap, maximize=True)
+        total = int(overlap[rows, columns].sum())
+    return Score(Fraction(total), Fraction(sum(s.size for s in key_spans)),
+                 Fraction(total), Fraction(sum(s.size for s in response_spans)))
+
+
 def score_corpora(
-    key: Corpus, response: Corpus, metrics: list[str] | None = None, singletons: bool = False, forms: bool = True
+    key: Corpus,
+    response: Corpus,
+    metrics: list[str] | None = None,
+    singletons: bool = False,
+    forms: bool = True,
+    mode: str = "exact",
 ) -> CorpusScore:
-    names = metrics or list(METRICS)
-    unknown = [n for n in names if n not in METRICS]
+    names = metrics or [*METRICS, "mor"]
+    unknown = [n for n in names if n not in METRICS and n not in MENTION_METRICS]
     if unknown:
-        raise HarmonizeError(f"unknown metric(s) {', '.join(unknown)}; known: {', '.join(METRICS)}")
+        raise HarmonizeError(f"unknown metric(s) {', '.join(unknown)}; known: {', '.join([*METRICS, 'mor'])}")
+    if mode not in ("exact", "partial", "head"):
+        raise HarmonizeError(f"unknown matching mode {mode!r}: exact, partial or head")
     totals: dict[str, Score | BlancScore] = {}
     duplicates = {"key": 0, "response": 0}
     pairs = check_alignment(key, response, forms)
     for key_document, response_document in pairs:
-        key_clusters, key_duplicates = clusters(key_document, singletons)
-        response_clusters, response_duplicates = clusters(response_document, singletons)
+        key_spans, key_duplicates = document_spans(key_document, singletons)
+        response_spans, response_duplicates = document_spans(response_document, singletons)
         duplicates["key"] += key_duplicates
         duplicates["response"] += response_duplicates
+        as_annotated = (key_spans, response_spans)  # MOR looks at the spans as annotated, whatever the mode
+        if mode == "head":
+            key_spans, response_spans = reduce_to_heads(key_spans), reduce_to_heads(response_spans)
+        matched = match(key_spans, response_spans, mode)
+        key_clusters = [frozenset(c) for c in key_spans]
+        response_clusters = [frozenset(matched.get(s, s) for s in c) for c in response_spans]
         for name in names:
-            result = METRICS[name](key_clusters, response_clusters)
+            if name == "mor":
+                result: Score | BlancScore = mention_overlap(*as_annotated)
+            else:
+                result = METRICS[name](key_clusters, response_clusters)
             totals[name] = totals[name] + result if name in totals else result  # type: ignore[operator]
     return CorpusScore(totals, len(pairs), duplicates)

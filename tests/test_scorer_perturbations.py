@@ -1,0 +1,87 @@
+"""Real data against perturbed copies of itself: each perturbation moves the metrics as its definition says."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from harmonize.converters.corefud import read_corefud
+from harmonize.schemas.model import Corpus
+from harmonize.scoring.matching import tree_head
+from harmonize.scoring.score import score_corpora
+from tests.conftest import shared
+
+
+def gum_dev(limit: int = 4) -> Corpus:
+    folder = shared("gum", "v11.1.0")
+    names = re.findall(r"GUM_\w+", (folder / "splits.md").read_text(encoding="utf-8").split("dev", 1)[1])[:limit]
+    return Corpus([d for name in names for d in read_corefud(folder / "dep" / f"{name}.conllu").documents])
+
+
+def metric_view(key: Corpus, response: Corpus, mode: str = "exact"):
+    return score_corpora(key, response, mode=mode).metrics
+
+
+def test_identity_scores_one_in_every_mode() -> None:
+    key = gum_dev()
+    for mode in ("exact", "partial", "head"):
+        for name, score in metric_view(key, gum_dev(), mode).items():
+            assert (score.recall, score.precision) == (1.0, 1.0), (mode, name)
+
+
+def test_dropping_mentions_lowers_recall_and_keeps_muc_precision_at_one() -> None:
+    key, response = gum_dev(), gum_dev()
+    rng = random.Random(1)
+    for document in response:
+        for entity in list(document.entities):
+            for mention in list(entity.mentions):
+                if rng.random() < 0.25 and mention.entity is not None:
+                    document.remove_mention(mention)
+    scores = metric_view(key, response)
+    assert scores["muc"].precision == 1.0 and scores["bcub"].precision == 1.0
+    assert all(scores[name].recall < 1.0 for name in ("muc", "bcub", "ceafe", "ceafm", "lea", "mor"))
+
+
+def test_merging_entities_lowers_precision_only() -> None:
+    key, response = gum_dev(), gum_dev()
+    for document in response:
+        multi = [e for e in document.entities if len(e.mentions) > 1]
+        for keep, absorbed in zip(multi[::2], multi[1::2]):
+            document.merge_entities(keep, absorbed)
+    scores = metric_view(key, response)
+    assert scores["muc"].recall == 1.0 and scores["bcub"].recall == 1.0 and scores["lea"].recall == 1.0
+    assert scores["muc"].precision < 1.0 and scores["bcub"].precision < 1.0
+    assert scores["mor"].recall == scores["mor"].precision == 1.0  # mentions untouched
+
+
+def test_splitting_entities_lowers_recall_only() -> None:
+    key, response = gum_dev(), gum_dev()
+    for document in response:
+        for entity in [e for e in document.entities if len(e.mentions) > 3]:
+            document.split_entity(entity, entity.mentions[: len(entity.mentions) // 2])
+    scores = metric_view(key, response)
+    assert scores["muc"].precision == 1.0 and scores["bcub"].precision == 1.0
+    assert scores["muc"].recall < 1.0 and scores["bcub"].recall < 1.0
+
+
+@pytest.mark.parametrize("mode,unchanged", [("exact", False), ("partial", True), ("head", True)])
+def test_reducing_mentions_to_heads_hurts_only_exact_matching(mode: str, unchanged: bool) -> None:
+    """CRAC 2022's post-processing: each mention becomes its head, except the largest of mentions sharing one."""
+    key, response = gum_dev(2), gum_dev(2)
+    for document in response:
+        by_head: dict[int, list] = {}
+        for mention in document.mentions:
+            head = tree_head(mention)
+            if head is not None:
+                by_head.setdefault(id(head), []).append((mention, head))
+        for group in by_head.values():
+            largest = max(group, key=lambda item: len(item[0].words))[0]
+            for mention, head in group:
+                if mention is not largest or len(group) == 1:
+                    document.set_words(mention, [head], head)
+    scores = metric_view(key, response, mode)
+    conll = (scores["muc"].f1 + scores["bcub"].f1 + scores["ceafe"].f1) / 3
+    assert conll == 1.0 if unchanged else conll < 0.9
+    assert scores["mor"].precision == 1.0 and scores["mor"].recall < 1.0
