@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-import re
 
 import pytest
 
 from harmonize.converters.corefud import read_corefud
+from harmonize.converters.gum import read_splits
 from harmonize.schemas.model import Corpus
 from harmonize.scoring.matching import tree_head
 from harmonize.scoring.score import score_corpora
@@ -16,7 +16,7 @@ from tests.conftest import shared
 
 def gum_dev(limit: int = 4) -> Corpus:
     folder = shared("gum", "v11.1.0")
-    names = re.findall(r"GUM_\w+", (folder / "splits.md").read_text(encoding="utf-8").split("dev", 1)[1])[:limit]
+    names = read_splits(folder)["dev"][:limit]
     return Corpus([d for name in names for d in read_corefud(folder / "dep" / f"{name}.conllu").documents])
 
 
@@ -85,3 +85,8 @@ def test_reducing_mentions_to_heads_hurts_only_exact_matching(mode: str, unchang
     conll = (scores["muc"].f1 + scores["bcub"].f1 + scores["ceafe"].f1) / 3
     assert conll == 1.0 if unchanged else conll < 0.9
     assert scores["mor"].precision == 1.0 and scores["mor"].recall < 1.0
+
+
+def test_gum_splits_match_the_corpus_readme() -> None:
+    splits = read_splits(shared("gum", "v11.1.0"))
+    assert {name: len(docs) for name, docs in splits.items()} == {"dev": 32, "test": 32, "test2": 26, "train": 191}

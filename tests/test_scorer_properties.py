@@ -77,3 +77,29 @@ def test_score_command_names_the_first_token_difference() -> None:
          "--format", "conll2012"], capture_output=True, text=True)
     assert done.returncode == 1
     assert "document 'LuoTestCase', sentence 2, token 2: key has 'jnk'" in done.stderr
+
+
+def brute_force_blanc_links(key, response) -> tuple[int, int, int, int, int, int]:
+    """Coreference and non-coreference links enumerated pair by pair (the definition, quadratically)."""
+    def links(clusters):
+        mentions = sorted({m for c in clusters for m in c})
+        cluster_of = {m: i for i, c in enumerate(clusters) for m in c}
+        pairs = {(a, b) for i, a in enumerate(mentions) for b in mentions[i + 1:]}
+        coref = {p for p in pairs if cluster_of[p[0]] == cluster_of[p[1]]}
+        return coref, pairs - coref
+
+    coref_k, non_k = links(key)
+    coref_r, non_r = links(response)
+    return (len(coref_k & coref_r), len(coref_k), len(coref_r), len(non_k & non_r), len(non_k), len(non_r))
+
+
+@settings(max_examples=300, deadline=None)
+@given(clusterings, st.lists(st.integers(min_value=0, max_value=6), min_size=1, max_size=25).map(
+    lambda labels: [frozenset(m + 5 for m, label in enumerate(labels) if label == value) for value in set(labels)]))
+def test_blanc_link_counts_equal_the_pairwise_definition(key, response) -> None:
+    """The response is shifted by 5, so mentions are partly shared, partly missing and partly spurious."""
+    score = blanc(key, response)
+    counted = (score.coreference.recall_num, score.coreference.recall_den, score.coreference.precision_den,
+               score.non_coreference.recall_num, score.non_coreference.recall_den,
+               score.non_coreference.precision_den)
+    assert counted == brute_force_blanc_links(key, response)

@@ -113,6 +113,8 @@ def test_reference_case(case: str, expected: list[tuple[str, str, str]], layout:
 SUITES = {
     # layout: (folder of the key/response files, default matching mode of the README's plain blocks)
     "conll2012": ("tests-conll", "exact"),
+    # the reference-coreference-scorers' own copy (its README predates LEA)
+    "reference": ("../../conll2012/scorer_testcases_conll", "exact"),
     "corefud": ("tests-corefud/exact-match", "exact"),
     "zeros": ("tests-corefud/zeros", "partial"),
     "overlapping": ("tests-corefud/partial-corefud-match/overlapping_mentions", "partial"),
@@ -126,7 +128,7 @@ def check_case(case: str, expected: list[tuple[str, str, str]], layout: str) -> 
     stem = name.rsplit("-", 1)[0]
     folder_name, default_mode = SUITES[layout]
     folder = CASES_DIR / folder_name
-    read = read_conll2012 if layout == "conll2012" else read_corefud
+    read = read_conll2012 if layout in ("conll2012", "reference") else read_corefud
     key, response = read(folder / f"{stem}.key"), read(folder / f"{name}.response")
     # The cases count singletons, and rename tokens where the response has system mentions.
     result = score_corpora(key, response, singletons=True, forms=False, mode=MODES.get(variant, default_mode))
@@ -172,6 +174,10 @@ KNOWN_DIVERGENCES = {
 
 def corefud_readme_cases() -> list:
     params = []
+    reference = CASES_DIR / SUITES["reference"][0] / "TestCases.README"
+    if reference.exists():
+        params.extend(pytest.param("reference", case, found, id=f"reference/{case}")
+                      for case, found in sorted(expectations(reference).items()))
     for layout, readme in (("zeros", "ZeroTestCases.README"), ("overlapping", "OverlappingMentionsTestCases.README"),
                            ("noncontig", "NoncontigMentionTestCases.README")):
         path = CASES_DIR / SUITES[layout][0] / readme
@@ -186,6 +192,6 @@ def corefud_readme_cases() -> list:
 
 @pytest.mark.parametrize("layout,case,expected", corefud_readme_cases())
 def test_corefud_scorer_case(layout: str, case: str, expected: list[tuple[str, str, str]]) -> None:
-    """Zeros, overlapping and discontinuous mentions: partial matching by default, other modes where a block
-    says "_exact" or "_head"."""
+    """The reference scorer's own copy of its cases; zeros, overlapping and discontinuous mentions: partial
+    matching by default, other modes where a block says "_exact" or "_head"."""
     check_case(case, expected, layout)

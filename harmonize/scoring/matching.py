@@ -67,9 +67,10 @@ def _depth(node: Node) -> int:
     return depth
 
 
-def document_spans(document: Document, singletons: bool) -> tuple[list[list[Span]], int]:
+def document_spans(document: Document, singletons: bool, heads: bool = True) -> tuple[list[list[Span]], int]:
     """The document's clusters as Spans (without singletons unless asked for); a mention whose nodes occurred
-    already is dropped (kept in its first cluster) and counted."""
+    already is dropped (kept in its first cluster) and counted. ``heads`` off leaves heads out (exact matching
+    needs none, and finding them in the tree is the costly part)."""
     seen: set[frozenset[NodeKey]] = set()
     clusters: list[list[Span]] = []
     duplicates = 0
@@ -81,7 +82,7 @@ def document_spans(document: Document, singletons: bool) -> tuple[list[list[Span
                 duplicates += 1
                 continue
             seen.add(nodes)
-            head = tree_head(mention)
+            head = tree_head(mention) if heads else None
             cluster.append(Span(nodes, mention.words[0].order, node_key(head) if head is not None else None))
         if len(cluster) > 1 or (singletons and cluster):
             clusters.append(cluster)

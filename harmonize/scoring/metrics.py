@@ -143,16 +143,6 @@ def ceaf_e(key: Clustering, response: Clustering) -> Score:
     return _score(total, len(k), total, len(r))
 
 
-def _links(clusters: list[frozenset[Mention]]) -> set[frozenset[Mention]]:
-    links: set[frozenset[Mention]] = set()
-    for cluster in clusters:
-        members = list(cluster)
-        for i, a in enumerate(members):
-            for b in members[i + 1 :]:
-                links.add(frozenset((a, b)))
-    return links
-
-
 def _pairs(n: int) -> int:
     return n * (n - 1) // 2
 
@@ -193,25 +183,33 @@ class BlancScore:
 
 
 def blanc(key: Clustering, response: Clustering) -> BlancScore:
+    """Link counts come from cluster overlaps, never from enumerating pairs: linear in the number of mentions."""
     k, r = _sets(key), _sets(response)
-    coref_k, coref_r = _links(k), _links(r)
-    common_coref = len(coref_k & coref_r)
-    key_mentions = [m for c in k for m in c]
-    response_mentions = [m for c in r for m in c]
-    where_k, where_r = _index(k), _index(r)
-    # Non-coreference links in both: pairs of mentions present in both, in different clusters on both sides.
-    shared = [m for m in key_mentions if m in where_r]
-    common_non = 0
-    for i, a in enumerate(shared):
-        for b in shared[i + 1 :]:
-            if where_k[a] != where_k[b] and where_r[a] != where_r[b]:
-                common_non += 1
-    non_k = _pairs(len(key_mentions)) - len(coref_k)
-    non_r = _pairs(len(response_mentions)) - len(coref_r)
+    where_r = _index(r)
+    overlaps: dict[tuple[int, int], int] = {}
+    shared_per_key: list[int] = []
+    shared_per_response: dict[int, int] = {}
+    for i, cluster in enumerate(k):
+        shared = 0
+        for m in cluster:
+            j = where_r.get(m)
+            if j is not None:
+                overlaps[i, j] = overlaps.get((i, j), 0) + 1
+                shared_per_response[j] = shared_per_response.get(j, 0) + 1
+                shared += 1
+        shared_per_key.append(shared)
+    common_coref = sum(_pairs(n) for n in overlaps.values())
+    coref_k = sum(_pairs(len(c)) for c in k)
+    coref_r = sum(_pairs(len(c)) for c in r)
+    # Non-coreference links in both: pairs of shared mentions apart on both sides (inclusion-exclusion).
+    common_non = (_pairs(sum(shared_per_key)) - sum(_pairs(n) for n in shared_per_key)
+                  - sum(_pairs(n) for n in shared_per_response.values()) + common_coref)
+    non_k = _pairs(sum(len(c) for c in k)) - coref_k
+    non_r = _pairs(sum(len(c) for c in r)) - coref_r
     return BlancScore(
-        _score(common_coref, len(coref_k), common_coref, len(coref_r)),
+        _score(common_coref, coref_k, common_coref, coref_r),
         _score(common_non, non_k, common_non, non_r),
-        key_has_coreference=bool(coref_k),
+        key_has_coreference=coref_k > 0,
         key_has_non_coreference=non_k > 0,
     )
 

@@ -76,14 +76,45 @@ def check_alignment(key: Corpus, response: Corpus, forms: bool = True) -> list[t
 
 def mention_overlap(key: list[list[Span]], response: list[list[Span]]) -> Score:
     """MOR (CRAC 2022): one-to-one alignment of all key and response mentions maximising overlapping nodes;
-    overlapping nodes over all key (recall) or response (precision) mention nodes."""
+    overlapping nodes over all key (recall) or response (precision) mention nodes.
+
+    Only mentions that share nodes can be aligned usefully, so the optimal assignment is solved separately in
+    each connected part of the overlap graph (a handful of mentions each) instead of on one dense matrix."""
     key_spans = [s for c in key for s in c]
     response_spans = [s for c in response for s in c]
-    overlap = np.array([[len(k.nodes & r.nodes) for r in response_spans] for k in key_spans], dtype=float)
+    holders: dict[tuple[int, str], list[int]] = {}
+    for i, span in enumerate(key_spans):
+        for node in span.nodes:
+            holders.setdefault(node, []).append(i)
+    overlap: dict[tuple[int, int], int] = {}
+    for j, span in enumerate(response_spans):
+        for node in span.nodes:
+            for i in holders.get(node, ()):
+                overlap[i, j] = overlap.get((i, j), 0) + 1
+    parent = list(range(len(key_spans) + len(response_spans)))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for i, j in overlap:
+        parent[root(i)] = root(len(key_spans) + j)
+    parts: dict[int, list[tuple[int, int]]] = {}
+    for i, j in overlap:
+        parts.setdefault(root(i), []).append((i, j))
     total = 0
-    if overlap.size:
-        rows, columns = linear_sum_assignment(overlap, maximize=True)
-        total = int(overlap[rows, columns].sum())
+    for edges in parts.values():
+        rows = sorted({i for i, _ in edges})
+        columns = sorted({j for _, j in edges})
+        matrix = np.zeros((len(rows), len(columns)))
+        row_of = {i: n for n, i in enumerate(rows)}
+        column_of = {j: n for n, j in enumerate(columns)}
+        for i, j in edges:
+            matrix[row_of[i], column_of[j]] = overlap[i, j]
+        chosen_rows, chosen_columns = linear_sum_assignment(matrix, maximize=True)
+        total += int(matrix[chosen_rows, chosen_columns].sum())
     return Score(Fraction(total), Fraction(sum(s.size for s in key_spans)),
                  Fraction(total), Fraction(sum(s.size for s in response_spans)))
 
@@ -106,8 +137,9 @@ def score_corpora(
     duplicates = {"key": 0, "response": 0}
     pairs = check_alignment(key, response, forms)
     for key_document, response_document in pairs:
-        key_spans, key_duplicates = document_spans(key_document, singletons)
-        response_spans, response_duplicates = document_spans(response_document, singletons)
+        heads = mode != "exact"
+        key_spans, key_duplicates = document_spans(key_document, singletons, heads)
+        response_spans, response_duplicates = document_spans(response_document, singletons, heads)
         duplicates["key"] += key_duplicates
         duplicates["response"] += response_duplicates
         as_annotated = (key_spans, response_spans)  # MOR looks at the spans as annotated, whatever the mode
