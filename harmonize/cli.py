@@ -90,10 +90,14 @@ def score(
     matching: Annotated[str, typer.Option("--match", help="Mention matching: exact, partial (CorefUD's primary) "
                                           "or head.")] = "partial",
     singletons: Annotated[bool, typer.Option(help="Count singleton entities (CorefUD leaves them out).")] = False,
-    metrics: Annotated[str, typer.Option(help="Comma-separated: muc,bcub,ceafe,ceafm,blanc,lea,mor.")] = (
-        "muc,bcub,ceafe,ceafm,blanc,lea,mor"),
+    metrics: Annotated[str, typer.Option(help="Comma-separated: muc,bcub,ceafe,ceafm,blanc,lea,mor,zero.")] = (
+        "muc,bcub,ceafe,ceafm,blanc,lea,mor,zero"),
     as_json: Annotated[bool, typer.Option("--json", help="Print fractions in [0, 1] as JSON.")] = False,
     ignore_forms: Annotated[bool, typer.Option(help="Align tokens by position only, not by form.")] = False,
+    cross_document: Annotated[str | None, typer.Option(
+        help="Score entities across documents (ECB+): 'corpus' as one partition, or per 'topic'.")] = None,
+    per_document: Annotated[bool, typer.Option(
+        help="Also print each document's (or topic's) F1 and the macro average.")] = False,
 ) -> None:
     """Score RESPONSE against KEY, summed over documents as the reference scorers do."""
     from harmonize.scoring.score import score_corpora
@@ -101,10 +105,21 @@ def score(
     reader = get_format(source, "read")
     result = score_corpora(reader.reader(key, False, Report()), reader.reader(response, False, Report()),  # type: ignore[misc]
                            [m.strip() for m in metrics.split(",") if m.strip()], singletons, not ignore_forms,
-                           matching)
+                           matching, cross_document)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return
+    if per_document:
+        names = list(result.metrics)
+        typer.echo(f"{'partition':<40}" + "".join(f"{n:>8}" for n in names))
+        for label, scores in result.partitions:
+            typer.echo(f"{label[:39]:<40}" + "".join(f"{100 * scores[n].f1:>8.2f}" for n in names))
+        macro = [result.macro(n) for n in names]
+        typer.echo(f"{'macro average (F1)':<40}" + "".join(f"{100 * m:>8.2f}" for m, _ in macro))
+        left = {n: out for n, (_, out) in zip(names, macro) if out}
+        if left:
+            typer.echo(f"left out of the macro average (nothing to count there): {left}")
+        typer.echo("")
     typer.echo(f"{'metric':<8}{'recall':>9}{'precision':>11}{'F1':>9}")
     for name, value in result.metrics.items():
         typer.echo(f"{name:<8}{100 * value.recall:>9.2f}{100 * value.precision:>11.2f}{100 * value.f1:>9.2f}")

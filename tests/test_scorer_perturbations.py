@@ -28,6 +28,9 @@ def test_identity_scores_one_in_every_mode() -> None:
     key = gum_dev()
     for mode in ("exact", "partial", "head"):
         for name, score in metric_view(key, gum_dev(), mode).items():
+            if name == "zero":  # GUM has no anaphoric zeros: nothing to score
+                assert score.recall_den == score.precision_den == 0
+                continue
             assert (score.recall, score.precision) == (1.0, 1.0), (mode, name)
 
 

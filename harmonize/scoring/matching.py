@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from harmonize.schemas.model import Document, Mention, Node
 
-NodeKey = tuple[int, str]  # (sentence index, node id)
+NodeKey = tuple  # (sentence index, node id), prefixed by the document index in cross-document scoring
 
 
 @dataclass(eq=False)
@@ -32,6 +32,11 @@ class Span:
     @property
     def size(self) -> int:
         return len(self.nodes)
+
+    @property
+    def is_zero(self) -> bool:
+        """Only empty nodes (a reconstructed zero)."""
+        return all("." in node[-1] for node in self.nodes)
 
 
 def node_key(node: Node) -> NodeKey:
@@ -67,25 +72,33 @@ def _depth(node: Node) -> int:
     return depth
 
 
-def document_spans(document: Document, singletons: bool, heads: bool = True) -> tuple[list[list[Span]], int]:
+def document_spans(
+    document: Document, singletons: bool, heads: bool = True, prefix: tuple = ()
+) -> tuple[list[list[Span]], int]:
     """The document's clusters as Spans (without singletons unless asked for); a mention whose nodes occurred
     already is dropped (kept in its first cluster) and counted. ``heads`` off leaves heads out (exact matching
     needs none, and finding them in the tree is the costly part)."""
+    clusters, duplicates = entity_spans(document, heads, prefix)
+    return [c for c in clusters.values() if len(c) > 1 or (singletons and c)], duplicates
+
+
+def entity_spans(document: Document, heads: bool, prefix: tuple = ()) -> tuple[dict[str, list[Span]], int]:
+    """Entity id -> its mentions as Spans (duplicates dropped and counted), singletons included. Node keys start
+    with ``prefix`` (the document's index when several documents form one partition)."""
     seen: set[frozenset[NodeKey]] = set()
-    clusters: list[list[Span]] = []
+    clusters: dict[str, list[Span]] = {}
     duplicates = 0
     for entity in document.entities:
-        cluster = []
+        cluster = clusters.setdefault(entity.id, [])
         for mention in entity.mentions:
-            nodes = frozenset(node_key(w) for w in mention.words)
+            nodes = frozenset((*prefix, *node_key(w)) for w in mention.words)
             if nodes in seen:
                 duplicates += 1
                 continue
             seen.add(nodes)
             head = tree_head(mention) if heads else None
-            cluster.append(Span(nodes, mention.words[0].order, node_key(head) if head is not None else None))
-        if len(cluster) > 1 or (singletons and cluster):
-            clusters.append(cluster)
+            cluster.append(Span(nodes, (*prefix, *mention.words[0].order),
+                                (*prefix, *node_key(head)) if head is not None else None))
     return clusters, duplicates
 
 

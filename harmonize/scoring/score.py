@@ -17,17 +17,29 @@ from scipy.optimize import linear_sum_assignment
 
 from harmonize.errors import HarmonizeError
 from harmonize.schemas.model import Corpus, Document
-from harmonize.scoring.matching import Span, document_spans, match, reduce_to_heads
+from harmonize.scoring.matching import Span, entity_spans, match, reduce_to_heads
 from harmonize.scoring.metrics import METRICS, BlancScore, Score
 
-MENTION_METRICS = {"mor"}
+MENTION_METRICS = {"mor", "zero"}
 
 
 @dataclass
 class CorpusScore:
+    """Micro-averaged metrics (numerators and denominators summed over partitions, as the reference scorers do),
+    the per-partition scores they came from, and duplicate mentions dropped per side."""
+
     metrics: dict[str, Score | BlancScore]
     documents: int
     duplicates: dict[str, int] = field(default_factory=dict)
+    partitions: list[tuple[str, dict[str, Score | BlancScore]]] = field(default_factory=list)
+
+    def macro(self, name: str) -> tuple[float, int]:
+        """Mean F1 over partitions, leaving out those where the metric has nothing to count on either side (MUC
+        on a document without links): counting them as 0 or as 100 would both distort the mean. Returns the mean
+        and how many partitions were left out."""
+        counted = [s for _, scores in self.partitions for s in [scores[name]] if _defined(s)]
+        left_out = len(self.partitions) - len(counted)
+        return (sum(s.f1 for s in counted) / len(counted) if counted else 0.0), left_out
 
     @property
     def conll(self) -> float | None:
@@ -41,6 +53,12 @@ class CorpusScore:
                         for name, s in self.metrics.items()},
             "conll": self.conll,
         }
+
+
+def _defined(score: Score | BlancScore) -> bool:
+    if isinstance(score, BlancScore):
+        return _defined(score.coreference) or _defined(score.non_coreference)
+    return bool(score.recall_den or score.precision_den)
 
 
 def check_alignment(key: Corpus, response: Corpus, forms: bool = True) -> list[tuple[Document, Document]]:
@@ -119,6 +137,71 @@ def mention_overlap(key: list[list[Span]], response: list[list[Span]]) -> Score:
                  Fraction(total), Fraction(sum(s.size for s in response_spans)))
 
 
+def zero_anaphora(key: list[list[Span]], response: list[list[Span]], matched: dict[Span, Span]) -> Score:
+    """Anaphor-decomposable score on zeros (Tuggener 2014, as CRAC 2022 applies it). An anaphoric zero is a zero
+    mention that is not the first of its entity. A key one is a true positive when its response counterpart is
+    anaphoric too and some earlier mention of its key entity is matched in the counterpart's entity before it;
+    wrong linkage when the counterpart is anaphoric but no such mention exists; a false negative when there is no
+    anaphoric counterpart. An anaphoric response zero without an anaphoric key counterpart is a false positive.
+    Recall tp / (tp + wl + fn), precision tp / (tp + wl + fp)."""
+    key_of = {r: k for r, k in matched.items()}
+    response_of = {k: r for r, k in matched.items()}
+    position: dict[Span, tuple[int, int]] = {}  # span -> (cluster, rank in its cluster by document order)
+    for side in (key, response):
+        for c, cluster in enumerate(side):
+            for rank, span in enumerate(sorted(cluster, key=lambda s: s.order)):
+                position[span] = (c, rank)
+    tp = wl = fn = fp = 0
+    for cluster in key:
+        ordered = sorted(cluster, key=lambda s: s.order)
+        for rank, span in enumerate(ordered):
+            if rank == 0 or not span.is_zero:
+                continue
+            counterpart = response_of.get(span)
+            if counterpart is None or position[counterpart][1] == 0:
+                fn += 1
+                continue
+            cluster_index, counterpart_rank = position[counterpart]
+            earlier = {s for s in response[cluster_index] if position[s][1] < counterpart_rank}
+            if any(response_of.get(k) in earlier for k in ordered[:rank]):
+                tp += 1
+            else:
+                wl += 1
+    for cluster in response:
+        for span in cluster:
+            if span.is_zero and position[span][1] > 0:
+                counterpart = key_of.get(span)
+                if counterpart is None or position[counterpart][1] == 0:
+                    fp += 1
+    return Score(Fraction(tp), Fraction(tp + wl + fn), Fraction(tp), Fraction(tp + wl + fp))
+
+
+def partitions(corpus: Corpus, pairs: list[tuple[Document, Document]], cross_document: str | None):
+    """Groups of (key, response) document pairs scored as one partition: each document alone, or (cross-document
+    scoring, as for ECB+) the whole corpus or each topic, where an entity id names one entity across documents."""
+    if cross_document is None:
+        return [[pair] for pair in pairs]
+    if cross_document == "corpus":
+        return [pairs]
+    if cross_document != "topic":
+        raise HarmonizeError(f"unknown cross-document grouping {cross_document!r}: corpus or topic")
+    groups: dict[str | None, list[tuple[Document, Document]]] = {}
+    for pair in pairs:
+        groups.setdefault(pair[0].topic, []).append(pair)
+    return list(groups.values())
+
+
+def _partition_spans(group: list[tuple[Document, Document]], side: int, singletons: bool, heads: bool):
+    merged: dict[str, list[Span]] = {}
+    duplicates = 0
+    for index, pair in enumerate(group):
+        clusters, dropped = entity_spans(pair[side], heads, (index,) if len(group) > 1 else ())
+        duplicates += dropped
+        for entity_id, spans in clusters.items():
+            merged.setdefault(entity_id, []).extend(spans)
+    return [c for c in merged.values() if len(c) > 1 or (singletons and c)], duplicates
+
+
 def score_corpora(
     key: Corpus,
     response: Corpus,
@@ -126,20 +209,24 @@ def score_corpora(
     singletons: bool = False,
     forms: bool = True,
     mode: str = "exact",
+    cross_document: str | None = None,
 ) -> CorpusScore:
-    names = metrics or [*METRICS, "mor"]
+    names = metrics or [*METRICS, "mor", "zero"]
     unknown = [n for n in names if n not in METRICS and n not in MENTION_METRICS]
     if unknown:
-        raise HarmonizeError(f"unknown metric(s) {', '.join(unknown)}; known: {', '.join([*METRICS, 'mor'])}")
+        raise HarmonizeError(f"unknown metric(s) {', '.join(unknown)}; known: "
+                             f"{', '.join([*METRICS, *sorted(MENTION_METRICS)])}")
     if mode not in ("exact", "partial", "head"):
         raise HarmonizeError(f"unknown matching mode {mode!r}: exact, partial or head")
     totals: dict[str, Score | BlancScore] = {}
     duplicates = {"key": 0, "response": 0}
     pairs = check_alignment(key, response, forms)
-    for key_document, response_document in pairs:
-        heads = mode != "exact"
-        key_spans, key_duplicates = document_spans(key_document, singletons, heads)
-        response_spans, response_duplicates = document_spans(response_document, singletons, heads)
+    heads = mode != "exact"
+    per_partition: list[tuple[str, dict[str, Score | BlancScore]]] = []
+    for group in partitions(key, pairs, cross_document):
+        scores: dict[str, Score | BlancScore] = {}
+        key_spans, key_duplicates = _partition_spans(group, 0, singletons, heads)
+        response_spans, response_duplicates = _partition_spans(group, 1, singletons, heads)
         duplicates["key"] += key_duplicates
         duplicates["response"] += response_duplicates
         as_annotated = (key_spans, response_spans)  # MOR looks at the spans as annotated, whatever the mode
@@ -151,7 +238,12 @@ def score_corpora(
         for name in names:
             if name == "mor":
                 result: Score | BlancScore = mention_overlap(*as_annotated)
+            elif name == "zero":
+                result = zero_anaphora(key_spans, response_spans, matched)
             else:
                 result = METRICS[name](key_clusters, response_clusters)
+            scores[name] = result
             totals[name] = totals[name] + result if name in totals else result  # type: ignore[operator]
-    return CorpusScore(totals, len(pairs), duplicates)
+        label = group[0][0].id if len(group) == 1 else (group[0][0].topic or "corpus")
+        per_partition.append((str(label), scores))
+    return CorpusScore(totals, len(pairs), duplicates, per_partition)
