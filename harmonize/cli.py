@@ -90,12 +90,15 @@ def score(
     matching: Annotated[str, typer.Option("--match", help="Mention matching: exact, partial (CorefUD's primary) "
                                           "or head.")] = "partial",
     singletons: Annotated[bool, typer.Option(help="Count singleton entities (CorefUD leaves them out).")] = False,
-    metrics: Annotated[str, typer.Option(help="Comma-separated: muc,bcub,ceafe,ceafm,blanc,lea,mor,zero.")] = (
-        "muc,bcub,ceafe,ceafm,blanc,lea,mor,zero"),
+    metrics: Annotated[str, typer.Option(
+        help="Comma-separated: muc,bcub,ceafe,ceafm,blanc,lea,mentions,mor,zero.")] = (
+        "muc,bcub,ceafe,ceafm,blanc,lea,mentions,mor,zero"),
     as_json: Annotated[bool, typer.Option("--json", help="Print fractions in [0, 1] as JSON.")] = False,
     ignore_forms: Annotated[bool, typer.Option(help="Align tokens by position only, not by form.")] = False,
     cross_document: Annotated[str | None, typer.Option(
         help="Score entities across documents (ECB+): 'corpus' as one partition, or per 'topic'.")] = None,
+    split_antecedents: Annotated[bool, typer.Option(
+        help="Add split antecedents to LEA as RuCoCo does (a dummy entity per plural anaphor).")] = False,
     per_document: Annotated[bool, typer.Option(
         help="Also print each document's (or topic's) F1 and the macro average.")] = False,
 ) -> None:
@@ -105,7 +108,7 @@ def score(
     reader = get_format(source, "read")
     result = score_corpora(reader.reader(key, False, Report()), reader.reader(response, False, Report()),  # type: ignore[misc]
                            [m.strip() for m in metrics.split(",") if m.strip()], singletons, not ignore_forms,
-                           matching, cross_document)
+                           matching, cross_document, split_antecedents)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return

@@ -17,6 +17,7 @@ SAMPLES = shared_files("**/*.key", "corefud-samples", "corefud-scorer", "tests-c
 ) + shared_files("*.conllu", "corefud-samples", "udapi")
 GUM = shared_files("*.conllu", "gum", "v11.1.0", "dep")
 GUM_V7 = shared_files("*.conllu", "gum", "v7.2.0", "dep")
+PARCORFULL = shared_files("*.conllu", "mmax2", "parcorfull", "corefud_reference_en")
 # The one GUM file that is not valid CorefUD: entity 39 is typed "event", then "abstract" (line 484).
 GUM_TYPE_CONFLICT = "GUM_court_insanity.conllu"
 
@@ -41,6 +42,12 @@ def test_gum_v11_roundtrip_byte_identical(path: Path) -> None:
 @pytest.mark.parametrize("path", file_params(GUM_V7, "GUM v7.2.0 dep"))
 def test_gum_v7_roundtrip_byte_identical(path: Path) -> None:
     """GUM v7 header entity-GRP-identity: closing brackets and relation ends repeat the label."""
+    text, written = _roundtrip(path)
+    assert written == text
+
+
+@pytest.mark.parametrize("path", file_params(PARCORFULL, "ParCorFull CorefUD reference files"))
+def test_parcorfull_corefud_roundtrip_byte_identical(path: Path) -> None:
     text, written = _roundtrip(path)
     assert written == text
 

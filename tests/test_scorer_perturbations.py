@@ -20,22 +20,32 @@ def gum_dev(limit: int = 4) -> Corpus:
     return Corpus([d for name in names for d in read_corefud(folder / "dep" / f"{name}.conllu").documents])
 
 
+def parcorfull() -> Corpus:
+    folder = shared("mmax2", "parcorfull", "corefud_reference_en")
+    return Corpus([d for path in sorted(folder.glob("*.conllu")) for d in read_corefud(path).documents])
+
+
+CORPORA = {"gum-dev": gum_dev, "parcorfull": parcorfull}
+
+
 def metric_view(key: Corpus, response: Corpus, mode: str = "exact"):
     return score_corpora(key, response, mode=mode).metrics
 
 
-def test_identity_scores_one_in_every_mode() -> None:
-    key = gum_dev()
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_identity_scores_one_in_every_mode(corpus: str) -> None:
+    key = CORPORA[corpus]()
     for mode in ("exact", "partial", "head"):
-        for name, score in metric_view(key, gum_dev(), mode).items():
-            if name == "zero":  # GUM has no anaphoric zeros: nothing to score
-                assert score.recall_den == score.precision_den == 0
+        for name, score in metric_view(key, CORPORA[corpus](), mode).items():
+            if name == "zero" and score.recall_den == 0:  # no anaphoric zeros: nothing to score
+                assert score.precision_den == 0
                 continue
             assert (score.recall, score.precision) == (1.0, 1.0), (mode, name)
 
 
-def test_dropping_mentions_lowers_recall_and_keeps_muc_precision_at_one() -> None:
-    key, response = gum_dev(), gum_dev()
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_dropping_mentions_lowers_recall_and_keeps_muc_precision_at_one(corpus: str) -> None:
+    key, response = CORPORA[corpus](), CORPORA[corpus]()
     rng = random.Random(1)
     for document in response:
         for entity in list(document.entities):
@@ -47,8 +57,9 @@ def test_dropping_mentions_lowers_recall_and_keeps_muc_precision_at_one() -> Non
     assert all(scores[name].recall < 1.0 for name in ("muc", "bcub", "ceafe", "ceafm", "lea", "mor"))
 
 
-def test_merging_entities_lowers_precision_only() -> None:
-    key, response = gum_dev(), gum_dev()
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_merging_entities_lowers_precision_only(corpus: str) -> None:
+    key, response = CORPORA[corpus](), CORPORA[corpus]()
     for document in response:
         multi = [e for e in document.entities if len(e.mentions) > 1]
         for keep, absorbed in zip(multi[::2], multi[1::2]):
@@ -59,8 +70,9 @@ def test_merging_entities_lowers_precision_only() -> None:
     assert scores["mor"].recall == scores["mor"].precision == 1.0  # mentions untouched
 
 
-def test_splitting_entities_lowers_recall_only() -> None:
-    key, response = gum_dev(), gum_dev()
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_splitting_entities_lowers_recall_only(corpus: str) -> None:
+    key, response = CORPORA[corpus](), CORPORA[corpus]()
     for document in response:
         for entity in [e for e in document.entities if len(e.mentions) > 3]:
             document.split_entity(entity, entity.mentions[: len(entity.mentions) // 2])

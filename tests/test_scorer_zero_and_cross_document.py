@@ -67,3 +67,37 @@ def test_macro_average_leaves_out_documents_with_nothing_to_count() -> None:
     result = score_corpora(key, key, ["muc", "bcub"])
     assert [label for label, _ in result.partitions] == ["t1_a", "t1_b", "t2_empty"]
     assert result.macro("muc") == (1.0, 1)  # the document without links is left out, and counted as such
+
+
+SPLIT_KEY = conllu("""
+    1 John Entity=(e1-person-1)
+    2 met
+    3 Mary Entity=(e2-person-1)
+""", """
+    1 They Entity=(e3-person-1)|SplitAnte=e1<e3,e2<e3
+    2 left
+    3 John Entity=(e1-person-1)
+    4 Mary Entity=(e2-person-1)
+    5 they Entity=(e3-person-1)
+""")
+
+
+def test_lea_with_split_antecedents_adds_the_plural_anaphors_links() -> None:
+    key = parse_corefud(SPLIT_KEY)
+    plain = score_corpora(key, parse_corefud(SPLIT_KEY), ["lea"]).metrics["lea"]
+    split = score_corpora(key, parse_corefud(SPLIT_KEY), ["lea"], split_antecedents=True).metrics["lea"]
+    assert (plain.recall_den, split.recall_den) == (6, 8) and split.recall == split.precision == 1.0
+    one_antecedent_lost = SPLIT_KEY.replace("SplitAnte=e1<e3,e2<e3", "SplitAnte=e1<e3,e4<e3").replace(
+        "4\tMary\t_\t_\t_\t_\t_\t_\t_\tEntity=(e2-person-1)", "4\tMary\t_\t_\t_\t_\t_\t_\t_\tEntity=(e4-person-1)")
+    response = parse_corefud(one_antecedent_lost, lenient=True)
+    split = score_corpora(key, response, ["lea"], split_antecedents=True, mode="exact").metrics["lea"]
+    plain = score_corpora(key, response, ["lea"], mode="exact").metrics["lea"]
+    assert split.recall_num - plain.recall_num == 1  # e3 -> e1 found; e3 -> e2 not (Mary went to e4)
+
+
+def test_mention_detection_counts_every_mention_exactly_singletons_included() -> None:
+    key = parse_corefud(SPLIT_KEY)
+    response = parse_corefud(SPLIT_KEY.replace("5\tthey\t_\t_\t_\t_\t_\t_\t_\tEntity=(e3-person-1)",
+                                               "5\tthey\t_\t_\t_\t_\t_\t_\t_\t_"))
+    score = score_corpora(key, response, ["mentions"]).metrics["mentions"]
+    assert (score.recall_num, score.recall_den, score.precision_den) == (5, 6, 5)

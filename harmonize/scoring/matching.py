@@ -102,8 +102,9 @@ def entity_spans(document: Document, heads: bool, prefix: tuple = ()) -> tuple[d
     return clusters, duplicates
 
 
-def reduce_to_heads(clusters: list[list[Span]]) -> list[list[Span]]:
-    """Head-match preprocessing: each span becomes its head, except the larger of two spans sharing a head."""
+def reduce_to_heads(clusters: list[list[Span]]) -> tuple[list[list[Span]], dict[Span, Span]]:
+    """Head-match preprocessing: each span becomes its head, except the larger of two spans sharing a head.
+    Also returns reduced span -> the span it came from."""
     spans = [s for c in clusters for s in c]
     largest: dict[NodeKey, Span] = {}
     sharing: dict[NodeKey, int] = {}
@@ -117,7 +118,7 @@ def reduce_to_heads(clusters: list[list[Span]]) -> list[list[Span]]:
     for span in spans:
         keep = span.head is None or (sharing[span.head] > 1 and largest[span.head] is span)
         reduced[id(span)] = span if keep else Span(frozenset([span.head]), span.order, span.head)  # type: ignore[list-item]
-    return [[reduced[id(s)] for s in c] for c in clusters]
+    return [[reduced[id(s)] for s in c] for c in clusters], {reduced[id(s)]: s for s in spans}
 
 
 def match(key: list[list[Span]], response: list[list[Span]], mode: str) -> dict[Span, Span]:

@@ -20,7 +20,7 @@ from harmonize.schemas.model import Corpus, Document
 from harmonize.scoring.matching import Span, entity_spans, match, reduce_to_heads
 from harmonize.scoring.metrics import METRICS, BlancScore, Score
 
-MENTION_METRICS = {"mor", "zero"}
+MENTION_METRICS = {"mentions", "mor", "zero"}
 
 
 @dataclass
@@ -176,6 +176,50 @@ def zero_anaphora(key: list[list[Span]], response: list[list[Span]], matched: di
     return Score(Fraction(tp), Fraction(tp + wl + fn), Fraction(tp), Fraction(tp + wl + fp))
 
 
+def mention_detection(key: list[list[Span]], response: list[list[Span]]) -> Score:
+    """Span P/R/F1 with exact match over every mention, singletons included (Cattan et al. 2021: mention
+    detection is scored on its own, coreference without singletons)."""
+    key_nodes = {s.nodes for c in key for s in c}
+    response_nodes = {s.nodes for c in response for s in c}
+    found = len(key_nodes & response_nodes)
+    return Score(Fraction(found), Fraction(len(key_nodes)), Fraction(found), Fraction(len(response_nodes)))
+
+
+SplitRelation = tuple[str, list[str]]  # (entity id, antecedent entity ids)
+
+
+def split_antecedent_links(
+    key: tuple[dict[str, list[Span]], list[SplitRelation]],
+    response: tuple[dict[str, list[Span]], list[SplitRelation]],
+    matched: dict[Span, Span],
+) -> Score:
+    """RuCoCo's extension of LEA (Dobrovolskii et al. 2022, section 3.1): each plural anaphor entity adds a dummy
+    entity whose importance is its number of antecedents and whose resolution is the share of its directed links
+    to antecedents that the other side has too. A link P -> A is found when the other side has a split antecedent
+    from an entity holding a mention matched to one of P's, to an entity holding one matched to one of A's."""
+    key_of = dict(matched)
+    response_of = {k: r for r, k in matched.items()}
+
+    def found(side, other, counterpart) -> tuple[int, int]:
+        clusters, relations = side
+        other_clusters, other_relations = other
+        owner = {id(span): entity for entity, spans in other_clusters.items() for span in spans}
+        other_links = {(p, a) for p, antecedents in other_relations for a in antecedents}
+        resolved = total = 0
+        for plural, antecedents in relations:
+            plural_there = {owner.get(id(counterpart.get(s))) for s in clusters.get(plural, [])} - {None}
+            for antecedent in antecedents:
+                total += 1
+                antecedent_there = {owner.get(id(counterpart.get(s))) for s in clusters.get(antecedent, [])} - {None}
+                if any((p, a) in other_links for p in plural_there for a in antecedent_there):
+                    resolved += 1
+        return resolved, total
+
+    recall = found(key, response, response_of)
+    precision = found(response, key, key_of)
+    return Score(Fraction(recall[0]), Fraction(recall[1]), Fraction(precision[0]), Fraction(precision[1]))
+
+
 def partitions(corpus: Corpus, pairs: list[tuple[Document, Document]], cross_document: str | None):
     """Groups of (key, response) document pairs scored as one partition: each document alone, or (cross-document
     scoring, as for ECB+) the whole corpus or each topic, where an entity id names one entity across documents."""
@@ -191,15 +235,18 @@ def partitions(corpus: Corpus, pairs: list[tuple[Document, Document]], cross_doc
     return list(groups.values())
 
 
-def _partition_spans(group: list[tuple[Document, Document]], side: int, singletons: bool, heads: bool):
+def _partition_spans(group: list[tuple[Document, Document]], side: int, heads: bool):
+    """Entity id -> Spans over the partition's documents, its split antecedent relations, duplicates dropped."""
     merged: dict[str, list[Span]] = {}
+    relations: list[SplitRelation] = []
     duplicates = 0
     for index, pair in enumerate(group):
         clusters, dropped = entity_spans(pair[side], heads, (index,) if len(group) > 1 else ())
         duplicates += dropped
         for entity_id, spans in clusters.items():
             merged.setdefault(entity_id, []).extend(spans)
-    return [c for c in merged.values() if len(c) > 1 or (singletons and c)], duplicates
+        relations.extend((r.entity.id, [a.id for a in r.antecedents]) for r in pair[side].split_antecedents)
+    return merged, relations, duplicates
 
 
 def score_corpora(
@@ -210,8 +257,9 @@ def score_corpora(
     forms: bool = True,
     mode: str = "exact",
     cross_document: str | None = None,
+    split_antecedents: bool = False,
 ) -> CorpusScore:
-    names = metrics or [*METRICS, "mor", "zero"]
+    names = metrics or [*METRICS, "mentions", "mor", "zero"]
     unknown = [n for n in names if n not in METRICS and n not in MENTION_METRICS]
     if unknown:
         raise HarmonizeError(f"unknown metric(s) {', '.join(unknown)}; known: "
@@ -225,13 +273,19 @@ def score_corpora(
     per_partition: list[tuple[str, dict[str, Score | BlancScore]]] = []
     for group in partitions(key, pairs, cross_document):
         scores: dict[str, Score | BlancScore] = {}
-        key_spans, key_duplicates = _partition_spans(group, 0, singletons, heads)
-        response_spans, response_duplicates = _partition_spans(group, 1, singletons, heads)
+        key_entities, key_relations, key_duplicates = _partition_spans(group, 0, heads)
+        response_entities, response_relations, response_duplicates = _partition_spans(group, 1, heads)
         duplicates["key"] += key_duplicates
         duplicates["response"] += response_duplicates
+        every_key, every_response = [c for c in key_entities.values() if c], [c for c in response_entities.values() if c]
+        key_spans = [c for c in every_key if len(c) > 1 or singletons]
+        response_spans = [c for c in every_response if len(c) > 1 or singletons]
         as_annotated = (key_spans, response_spans)  # MOR looks at the spans as annotated, whatever the mode
+        key_back: dict[Span, Span] = {}
+        response_back: dict[Span, Span] = {}
         if mode == "head":
-            key_spans, response_spans = reduce_to_heads(key_spans), reduce_to_heads(response_spans)
+            key_spans, key_back = reduce_to_heads(key_spans)
+            response_spans, response_back = reduce_to_heads(response_spans)
         matched = match(key_spans, response_spans, mode)
         key_clusters = [frozenset(c) for c in key_spans]
         response_clusters = [frozenset(matched.get(s, s) for s in c) for c in response_spans]
@@ -240,8 +294,14 @@ def score_corpora(
                 result: Score | BlancScore = mention_overlap(*as_annotated)
             elif name == "zero":
                 result = zero_anaphora(key_spans, response_spans, matched)
+            elif name == "mentions":
+                result = mention_detection(every_key, every_response)
             else:
                 result = METRICS[name](key_clusters, response_clusters)
+                if name == "lea" and split_antecedents:
+                    as_read = {response_back.get(r, r): key_back.get(k, k) for r, k in matched.items()}
+                    result = result + split_antecedent_links(  # type: ignore[operator]
+                        (key_entities, key_relations), (response_entities, response_relations), as_read)
             scores[name] = result
             totals[name] = totals[name] + result if name in totals else result  # type: ignore[operator]
         label = group[0][0].id if len(group) == 1 else (group[0][0].topic or "corpus")
