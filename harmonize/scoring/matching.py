@@ -1,20 +1,27 @@
 """Which response mention stands for which key mention, in the three CorefUD matching modes.
 
-* ``exact``: the same nodes.
-* ``partial`` (CorefUD's primary setting): every node of the response mention lies in the key mention and one of
-  them is the key mention's head. Works for discontinuous mentions and empty nodes alike.
-* ``head`` (CRAC 2022): each mention is reduced to its head, except that where two mentions of one side share a
-  head only the smaller is reduced; then exact matching.
+Matching is one-to-one and follows the CorefUD scorer's conventions:
 
-Matching is one-to-one: exact matches are taken first, then partial candidates, each key mention (in document
-order) taking the earliest unmatched response mention. A mention's head is its annotated head, else the highest
-of its words in the basic dependency tree (what udapi's corefud.MoveHead computes); with neither, partial
-matching of that key mention falls back to exact matching.
+1. Zeros (mentions headed by an empty node), with the default ``dependent`` method and partial or head
+   matching, are first aligned with each other, within a sentence, by their head's enhanced dependencies: 10 x
+   F1 of the (parent, deprel) sets plus F1 of the parent sets; an optimal assignment keeps pairs that score
+   above 0. With ``linear`` they are matched by position like any other mention.
+2. Remaining mentions with the same nodes match (``head`` mode: the same nodes and the same head).
+3. ``partial`` (CorefUD's primary setting): a remaining response mention can match a remaining key mention if
+   it lies within the key mention and contains the key head; ``head`` (CRAC 2022): if it has the key's head.
+   Candidates score |key ∩ response| / |key|, and an optimal assignment over mentions sorted by start, end and
+   length picks the pairs, which prefers the proportionally closest candidate, then the earlier one.
+
+A mention's head is its annotated head, else the highest of its words in the basic dependency tree (what udapi's
+corefud.MoveHead computes); a key mention without either can only match exactly.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from harmonize.schemas.model import Document, Mention, Node
 
@@ -23,11 +30,14 @@ NodeKey = tuple  # (sentence index, node id), prefixed by the document index in 
 
 @dataclass(eq=False)
 class Span:
-    """A mention as the scorer sees it: its nodes and head, identified by the object itself."""
+    """A mention as the scorer sees it: its nodes and head, identified by the object itself. ``head_deps`` is
+    the enhanced dependencies of its head as (parent, deprel) pairs (zeros are aligned by them)."""
 
     nodes: frozenset[NodeKey]
-    order: tuple[int, int]
+    order: tuple
     head: NodeKey | None
+    head_deps: frozenset[tuple[str, str]] = frozenset()
+    sort_key: tuple = ()
 
     @property
     def size(self) -> int:
@@ -35,8 +45,25 @@ class Span:
 
     @property
     def is_zero(self) -> bool:
-        """Only empty nodes (a reconstructed zero)."""
-        return all("." in node[-1] for node in self.nodes)
+        """Headed by an empty node (a reconstructed zero); without a head, starting with one."""
+        node = self.head if self.head is not None else min(self.nodes, key=_node_sort)
+        return "." in node[-1]
+
+
+def _node_sort(node: NodeKey) -> tuple:
+    *prefix, word = node
+    major, _, minor = word.partition(".")
+    return (*prefix, int(major), int(minor or 0))
+
+
+def _deps(node: Node) -> frozenset[tuple[str, str]]:
+    if node.deps in ("_", ""):
+        return frozenset()
+    pairs = []
+    for item in node.deps.split("|"):
+        parent, _, deprel = item.partition(":")
+        pairs.append((parent, deprel))
+    return frozenset(pairs)
 
 
 def node_key(node: Node) -> NodeKey:
@@ -97,53 +124,81 @@ def entity_spans(document: Document, heads: bool, prefix: tuple = ()) -> tuple[d
                 continue
             seen.add(nodes)
             head = tree_head(mention) if heads else None
-            cluster.append(Span(nodes, (*prefix, *mention.words[0].order),
-                                (*prefix, *node_key(head)) if head is not None else None))
+            ordered = sorted(nodes, key=_node_sort)
+            cluster.append(Span(
+                nodes, (*prefix, *mention.words[0].order), (*prefix, *node_key(head)) if head is not None else None,
+                _deps(head if head is not None else mention.words[0]) if heads else frozenset(),
+                (_node_sort(ordered[0]), _node_sort(ordered[-1]), len(ordered)),
+            ))
     return clusters, duplicates
 
 
-def reduce_to_heads(clusters: list[list[Span]]) -> tuple[list[list[Span]], dict[Span, Span]]:
-    """Head-match preprocessing: each span becomes its head, except the larger of two spans sharing a head.
-    Also returns reduced span -> the span it came from."""
-    spans = [s for c in clusters for s in c]
-    largest: dict[NodeKey, Span] = {}
-    sharing: dict[NodeKey, int] = {}
-    for span in spans:
-        if span.head is None:
-            continue
-        sharing[span.head] = sharing.get(span.head, 0) + 1
-        if span.head not in largest or span.size > largest[span.head].size:
-            largest[span.head] = span
-    reduced: dict[int, Span] = {}
-    for span in spans:
-        keep = span.head is None or (sharing[span.head] > 1 and largest[span.head] is span)
-        reduced[id(span)] = span if keep else Span(frozenset([span.head]), span.order, span.head)  # type: ignore[list-item]
-    return [[reduced[id(s)] for s in c] for c in clusters], {reduced[id(s)]: s for s in spans}
-
-
-def match(key: list[list[Span]], response: list[list[Span]], mode: str) -> dict[Span, Span]:
+def match(
+    key: list[list[Span]], response: list[list[Span]], mode: str, zeros: str = "dependent"
+) -> dict[Span, Span]:
     """response span -> the key span it stands for (one-to-one)."""
     if mode not in ("exact", "partial", "head"):
         raise ValueError(f"unknown matching mode {mode!r}: exact, partial or head")
-    key_spans = sorted((s for c in key for s in c), key=lambda s: s.order)
-    response_spans = sorted((s for c in response for s in c), key=lambda s: s.order)
-    by_nodes = {s.nodes: s for s in key_spans}
+    if zeros not in ("dependent", "linear"):
+        raise ValueError(f"unknown zero matching {zeros!r}: dependent or linear")
+    key_spans = sorted((s for c in key for s in c), key=lambda s: s.sort_key)
+    response_spans = sorted((s for c in response for s in c), key=lambda s: s.sort_key)
     matched: dict[Span, Span] = {}
-    taken: set[int] = set()
+    if zeros == "dependent" and mode != "exact":
+        matched.update(_assign([s for s in key_spans if s.is_zero], [s for s in response_spans if s.is_zero],
+                               _zero_similarity))
+    taken: set[int] = {id(k) for k in matched.values()}
+
+    def identity(span: Span) -> tuple:
+        return (span.nodes, span.head) if mode == "head" else (span.nodes,)
+
+    by_identity = {identity(s): s for s in key_spans if id(s) not in taken}
     for span in response_spans:
-        target = by_nodes.get(span.nodes)
+        if span in matched:
+            continue
+        target = by_identity.get(identity(span))
         if target is not None and id(target) not in taken:
             matched[span] = target
             taken.add(id(target))
-    if mode != "partial":
+    if mode == "exact":
         return matched
-    free = [s for s in response_spans if s not in matched]
-    for target in key_spans:
-        if id(target) in taken or target.head is None:
-            continue
-        for span in free:
-            if span not in matched and target.head in span.nodes and span.nodes <= target.nodes:
-                matched[span] = target
-                taken.add(id(target))
-                break
+    free_keys = [s for s in key_spans if id(s) not in taken]
+    free_responses = [s for s in response_spans if s not in matched]
+    similarity = _partial_similarity if mode == "partial" else _head_similarity
+    matched.update(_assign(free_keys, free_responses, similarity))
     return matched
+
+
+def _partial_similarity(key: Span, response: Span) -> float:
+    if key.head is not None and key.head in response.nodes and response.nodes <= key.nodes:
+        return len(response.nodes) / len(key.nodes)
+    return 0.0
+
+
+def _head_similarity(key: Span, response: Span) -> float:
+    if key.head is not None and key.head == response.head:
+        return len(key.nodes & response.nodes) / len(key.nodes)
+    return 0.0
+
+
+def _f1(a: frozenset, b: frozenset) -> float:
+    common = len(a & b)
+    return 2 * common / (len(a) + len(b)) if common else 0.0
+
+
+def _zero_similarity(key: Span, response: Span) -> float:
+    if key.head is None or response.head is None or key.head[:-1] != response.head[:-1]:
+        return 0.0  # zeros are aligned within a sentence
+    return (10 * _f1(key.head_deps, response.head_deps)
+            + _f1(frozenset(p for p, _ in key.head_deps), frozenset(p for p, _ in response.head_deps)))
+
+
+def _assign(keys: list[Span], responses: list[Span], similarity) -> dict[Span, Span]:
+    """The optimal one-to-one assignment by ``similarity``; pairs scoring 0 do not match."""
+    if not keys or not responses:
+        return {}
+    scores = np.array([[similarity(k, r) for r in responses] for k in keys])
+    if not scores.any():
+        return {}
+    rows, columns = linear_sum_assignment(scores, maximize=True)
+    return {responses[j]: keys[i] for i, j in zip(rows.tolist(), columns.tolist()) if scores[i, j] > 0}

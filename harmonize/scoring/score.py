@@ -17,7 +17,7 @@ from scipy.optimize import linear_sum_assignment
 
 from harmonize.errors import HarmonizeError
 from harmonize.schemas.model import Corpus, Document
-from harmonize.scoring.matching import Span, entity_spans, match, reduce_to_heads
+from harmonize.scoring.matching import Span, entity_spans, match
 from harmonize.scoring.metrics import METRICS, BlancScore, Score
 
 MENTION_METRICS = {"mentions", "mor", "zero"}
@@ -258,6 +258,7 @@ def score_corpora(
     mode: str = "exact",
     cross_document: str | None = None,
     split_antecedents: bool = False,
+    zeros: str = "dependent",
 ) -> CorpusScore:
     names = metrics or [*METRICS, "mentions", "mor", "zero"]
     unknown = [n for n in names if n not in METRICS and n not in MENTION_METRICS]
@@ -280,18 +281,12 @@ def score_corpora(
         every_key, every_response = [c for c in key_entities.values() if c], [c for c in response_entities.values() if c]
         key_spans = [c for c in every_key if len(c) > 1 or singletons]
         response_spans = [c for c in every_response if len(c) > 1 or singletons]
-        as_annotated = (key_spans, response_spans)  # MOR looks at the spans as annotated, whatever the mode
-        key_back: dict[Span, Span] = {}
-        response_back: dict[Span, Span] = {}
-        if mode == "head":
-            key_spans, key_back = reduce_to_heads(key_spans)
-            response_spans, response_back = reduce_to_heads(response_spans)
-        matched = match(key_spans, response_spans, mode)
+        matched = match(key_spans, response_spans, mode, zeros)
         key_clusters = [frozenset(c) for c in key_spans]
         response_clusters = [frozenset(matched.get(s, s) for s in c) for c in response_spans]
         for name in names:
             if name == "mor":
-                result: Score | BlancScore = mention_overlap(*as_annotated)
+                result: Score | BlancScore = mention_overlap(key_spans, response_spans)
             elif name == "zero":
                 result = zero_anaphora(key_spans, response_spans, matched)
             elif name == "mentions":
@@ -299,9 +294,8 @@ def score_corpora(
             else:
                 result = METRICS[name](key_clusters, response_clusters)
                 if name == "lea" and split_antecedents:
-                    as_read = {response_back.get(r, r): key_back.get(k, k) for r, k in matched.items()}
                     result = result + split_antecedent_links(  # type: ignore[operator]
-                        (key_entities, key_relations), (response_entities, response_relations), as_read)
+                        (key_entities, key_relations), (response_entities, response_relations), matched)
             scores[name] = result
             totals[name] = totals[name] + result if name in totals else result  # type: ignore[operator]
         label = group[0][0].id if len(group) == 1 else (group[0][0].topic or "corpus")
