@@ -133,7 +133,13 @@ def check_case(case: str, expected: list[tuple[str, str, str]], layout: str) -> 
     # The cases count singletons, and rename tokens where the response has system mentions.
     result = score_corpora(key, response, singletons=True, forms=False, mode=MODES.get(variant, default_mode),
                            zeros="linear" if variant == "_linear" else "dependent")
+    corrected = CORRECTIONS.get(case, {})
+    for metric, values in corrected.items():
+        score = result.metrics[metric]
+        assert (score.recall, score.precision, score.f1) == pytest.approx(values, abs=1e-4), f"{case} {metric}"
     for metric, value, brackets in expected:
+        if metric in corrected or metric in (UNASSERTED.get(case) or ()):
+            continue
         score = result.metrics[metric]
         for name_, numerator, denominator in FRACTION.findall(brackets):
             ours = part(score, name_)
@@ -159,17 +165,26 @@ def check_case(case: str, expected: list[tuple[str, str, str]], layout: str) -> 
             assert abs(score.f1 - number) <= tolerance + 1e-12, f"{case} {metric} F1 {score.f1} vs printed {value}"
 
 
-# README expectations we do not reproduce, each with the reason; strict, so that any change shows up.
-ZERO_ALIGNMENT = ("the block is titled 'linear zero match fails' yet prints perfect scores; with linear matching "
-                  "the zero at 17.1 cannot match the key zero at 15.1, and we score it so")
-PARTIAL_CHOICE = ("the printed values differ from an optimal assignment over the CorefUD scorer's own partial "
-                  "similarity (|K & R| / |K|), which we follow: e.g. TC-OLMB-3 has a perfect assignment scoring 1.0 "
-                  "against 0.75 for the one the README implies; not reconciled with the scorer's authors")
-KNOWN_DIVERGENCES = {
-    **{f"zeros/{case}": ZERO_ALIGNMENT for case in (
-        "TC-ZF-2_linear", "TC-ZF-3_linear")},
-    **{f"overlapping/{case}": PARTIAL_CHOICE for case in (
-        "TC-OLMB-3", "TC-OLMB-6", "TC-OLMC-2", "TC-OLMC-5", "TC-OLMC-6", "TC-OLMC-7")},
+# Where the CorefUD scorer's own unit tests (ufal/corefud-scorer, tests/unittests-corefud.py) correct a README
+# value, the correction is what we check: (recall, precision, F1) per metric, instead of the README's line.
+CORRECTIONS: dict[str, dict[str, tuple[float, float, float]]] = {
+    # "the original is wrong as |N_r| != 0" (or |C_r|): BLANC averages both link kinds unless neither side has one
+    "TC-M-3": {"blanc": (0.26667 / 2, 1 / 2, 0.42105 / 2)},
+    "TC-M-6": {"blanc": (0.06667 / 2, 0.25 / 2, 0.10526 / 2)},
+    "TC-N-3": {"blanc": (0.73333 / 2, 1 / 2, 0.84615 / 2)},
+    "TC-N-6": {"blanc": (0.13333 / 2, 0.18182 / 2, 0.15385 / 2)},
+    # "new alignment can find perfect match" (the README followed the older greedy alignment)
+    "TC-OLMB-3": {"muc": (1, 1, 1), "bcub": (1, 1, 1)},
+    # "the test case seems not correct"
+    "TC-OLMC-2": {"muc": (2 / 4, 2 / 3, 4 / 7), "bcub": (3 / 6, 4 / 5, 8 / 13)},
+    # the README copies the dependent method's perfect scores under "linear zero match fails"
+    "TC-ZF-2_linear": {"muc": (2 / 3, 2 / 3, 2 / 3), "bcub": (2 / 3, 2 / 3, 2 / 3)},
+    "TC-ZF-3_linear": {"muc": (2 / 3, 2 / 3, 2 / 3), "bcub": (2 / 3, 2 / 3, 2 / 3)},
+}
+# README values the CorefUD scorer's tests do not assert (commented out there); nothing to check them against.
+UNASSERTED = {
+    "TC-OLMB-6": {"mor"},  # README's 17/23 is impossible: the response's mentions have 9 words in all
+    "TC-OLMC-5": None, "TC-OLMC-6": None, "TC-OLMC-7": None,  # whole cases
 }
 
 
@@ -184,9 +199,9 @@ def corefud_readme_cases() -> list:
         path = CASES_DIR / SUITES[layout][0] / readme
         if path.exists():
             params.extend(
-                pytest.param(layout, case, found, id=f"{layout}/{case}", marks=[pytest.mark.xfail(
-                    strict=True, reason=KNOWN_DIVERGENCES[f"{layout}/{case}"])]
-                    if f"{layout}/{case}" in KNOWN_DIVERGENCES else [])
+                pytest.param(layout, case, found, id=f"{layout}/{case}", marks=[pytest.mark.skip(
+                    reason="the CorefUD scorer's own tests leave this case out")] if UNASSERTED.get(case, 1) is None
+                    else [])
                 for case, found in sorted(expectations(path).items()))
     return params or [pytest.param("", "", [], marks=pytest.mark.skip(reason="CorefUD scorer cases not found"))]
 

@@ -13,7 +13,8 @@ Definitions follow the reference scorers (reference-coreference-scorers v8.01, C
 * CEAF-m / CEAF-e (Luo 2005): optimal one-to-one cluster alignment with phi3 = |k ∩ r| (mentions) or
   phi4 = 2|k ∩ r| / (|k| + |r|) (entities).
 * BLANC (Recasens & Hovy 2011, extended to system mentions by Luo et al. 2014): coreference and
-  non-coreference links; where the key has no links of one kind, BLANC is the F of the other kind.
+  non-coreference links; where neither key nor response has links of one kind, BLANC is the other kind's
+  score (the CorefUD scorer's rule; the original reference scorer looked at the key alone).
 * LEA (Moosavi & Strube 2016): link-based entity-aware; a singleton counts as one self-link.
 """
 
@@ -153,14 +154,12 @@ class BlancScore:
 
     coreference: Score
     non_coreference: Score
-    key_has_coreference: bool
-    key_has_non_coreference: bool
 
     def _combine(self, attribute: str) -> float:
         c, n = getattr(self.coreference, attribute), getattr(self.non_coreference, attribute)
-        if not self.key_has_non_coreference:
-            return c
-        if not self.key_has_coreference:
+        if not (self.non_coreference.recall_den or self.non_coreference.precision_den):
+            return c  # no non-coreference link on either side
+        if not (self.coreference.recall_den or self.coreference.precision_den):
             return n
         return (c + n) / 2
 
@@ -177,9 +176,7 @@ class BlancScore:
         return self._combine("f1")
 
     def __add__(self, other: BlancScore) -> BlancScore:
-        return BlancScore(self.coreference + other.coreference, self.non_coreference + other.non_coreference,
-                          self.key_has_coreference or other.key_has_coreference,
-                          self.key_has_non_coreference or other.key_has_non_coreference)
+        return BlancScore(self.coreference + other.coreference, self.non_coreference + other.non_coreference)
 
 
 def blanc(key: Clustering, response: Clustering) -> BlancScore:
@@ -209,8 +206,6 @@ def blanc(key: Clustering, response: Clustering) -> BlancScore:
     return BlancScore(
         _score(common_coref, coref_k, common_coref, coref_r),
         _score(common_non, non_k, common_non, non_r),
-        key_has_coreference=coref_k > 0,
-        key_has_non_coreference=non_k > 0,
     )
 
 
