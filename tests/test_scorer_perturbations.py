@@ -15,8 +15,10 @@ from tests.conftest import shared
 
 
 def gum_dev(limit: int = 4) -> Corpus:
+    """The first documents of GUM dev and of GUM test (half each)."""
     folder = shared("gum", "v11.1.0")
-    names = read_splits(folder)["dev"][:limit]
+    splits = read_splits(folder)
+    names = splits["dev"][: (limit + 1) // 2] + splits["test"][: limit // 2]
     return Corpus([d for name in names for d in read_corefud(folder / "dep" / f"{name}.conllu").documents])
 
 
