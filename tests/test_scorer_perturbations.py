@@ -100,7 +100,8 @@ def test_reducing_mentions_to_heads_hurts_only_exact_matching(mode: str, unchang
                     document.set_words(mention, [head], head)
     scores = metric_view(key, response, mode)
     conll = (scores["muc"].f1 + scores["bcub"].f1 + scores["ceafe"].f1) / 3
-    assert conll == 1.0 if unchanged else conll < 0.9
+    # Not exactly 1: a mention reduced to its head can land on a word that is another mention already.
+    assert conll > 0.99 if unchanged else conll < 0.9
     assert scores["mor"].precision == 1.0 and scores["mor"].recall < 1.0
 
 

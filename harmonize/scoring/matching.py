@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from harmonize.schemas.heads import ud_head
 from harmonize.schemas.model import Document, Mention, Node
 
 NodeKey = tuple  # (sentence index, node id), prefixed by the document index in cross-document scoring
@@ -72,31 +73,8 @@ def node_key(node: Node) -> NodeKey:
 
 
 def tree_head(mention: Mention) -> Node | None:
-    """The mention's annotated head, else its highest word in the basic tree, else None (no tree)."""
-    if mention.head is not None:
-        return mention.head
-    words = [w for w in mention.words if not w.is_empty] or mention.words
-    inside = set(map(id, words))
-    tops = []
-    for word in words:
-        parent = word.parent
-        if parent is None or id(parent) not in inside:
-            if word.head in ("_", ""):
-                return None  # no tree
-            tops.append(word)
-    if not tops:
-        return None
-    return min(tops, key=_depth)
-
-
-def _depth(node: Node) -> int:
-    depth, seen = 0, set()
-    current = node.parent
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        depth += 1
-        current = current.parent
-    return depth
+    """The mention's annotated head, else the highest of its words in the tree (udapi's corefud.MoveHead)."""
+    return mention.head if mention.head is not None else ud_head(mention)
 
 
 def document_spans(
