@@ -1,10 +1,12 @@
 """CoNLL-2012 (OntoNotes) coreference files: reader.
 
-Layout: ``#begin document (NAME); part NNN`` ... ``#end document``; one token per line, columns separated by
+Layout: ``#begin document (NAME); part NNN`` ... ``#end document`` (also ``# begin document`` with no name, as
+the official OntoGUM output writes it: the file then names the document); one token per line, columns separated by
 tabs or spaces, coreference in the last column (``(1``, ``1)``, ``(1)``, ``(1)|(2``, ``(1(1``, ``-``); a blank line ends
 a sentence. The word is column 4 in the OntoNotes and scorer layouts (5 or more columns), column 2 in the
 3-column GUM layout. Each ``#begin document`` block (each part) becomes one :class:`Document` whose id is
-``NAME`` or, with a part, ``NAME/part NNN`` as the reference scorer names it.
+``NAME`` or, with a part, ``NAME/part NNN`` as the reference scorer names it; the genre comes from the id
+(OntoNotes "bc/cctv/...", GUM "GUM_academic_...").
 
 Only what coreference scoring needs is read so far: tokens, sentences and coreference. The writer and the other
 OntoNotes columns (speaker, POS, parse) come with the full CoNLL-2012 support.
@@ -19,7 +21,8 @@ from harmonize.errors import FormatError, Problems, Report
 from harmonize.io import paused_gc
 from harmonize.schemas.model import Corpus, Document, Entity, Mention, Node, Sentence
 
-_BEGIN = re.compile(r"#begin document \((.*?)\);?(?:\s*part (\d+))?")
+_BEGIN = re.compile(r"#\s*begin document\s*(?:\((.*?)\))?;?(?:\s*part (\d+))?\s*$")
+_END = re.compile(r"#\s*end document")
 _PART = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
 
 
@@ -55,19 +58,20 @@ def parse_conll2012(
     with paused_gc():
         for number, raw in enumerate(text.split("\n"), 1):
             line = raw.rstrip("\r")
-            if line.startswith("#begin document"):
+            if _BEGIN.match(line):
                 if document is not None:
                     problem(number, "#begin document inside a document", f"{document.id} has no #end document")
                 match = _BEGIN.match(line)
                 if match is None:
                     problem(number, "malformed #begin document line", line)
                     continue
-                name = match[1] + (f"/part {match[2]}" if match[2] else "")
-                document = Document(id=name, source=path)
+                # The official OntoGUM output leaves the name empty: the file names the document.
+                name = (match[1] or Path(path).stem) + (f"/part {match[2]}" if match[2] else "")
+                document = Document(id=name, source=path, genre=genre_from_id(name))
                 entities = {}
                 begin_line = number
                 continue
-            if line.startswith("#end document"):
+            if _END.match(line):
                 if document is None:
                     problem(number, "#end document without #begin document")
                     continue
@@ -120,6 +124,16 @@ def parse_conll2012(
         problem(begin_line, "#begin document without #end document", str(document.id))
         corpus.documents.append(document)
     return corpus
+
+
+def genre_from_id(document_id: str) -> str | None:
+    """OntoNotes ids start with the genre ("bc/cctv/00/cctv_0001"); GUM's name it second ("GUM_academic_art")."""
+    if "/" in document_id:
+        return document_id.split("/", 1)[0]
+    parts = document_id.split("_")
+    if parts[0] in ("GUM", "GENTLE") and len(parts) > 2:
+        return parts[1]
+    return None
 
 
 def _entity(document: Document, entities: dict[str, Entity], eid: str) -> Entity:
