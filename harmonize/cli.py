@@ -133,6 +133,65 @@ def score(
         _say(f"duplicate mentions kept in their first cluster only: {dropped}")
 
 
+@app.command()
+def stats(
+    inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
+    source: Annotated[str, typer.Option("--from", help="Input format.")] = "corefud",
+    by: Annotated[str | None, typer.Option(help="Group rows by genre, document, topic, split or file.")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="table, markdown, csv, latex, json or parquet.")] = "table",
+    singletons: Annotated[bool, typer.Option(help="Count singleton entities (--no-singletons leaves them out).")
+                          ] = True,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="File (folder for parquet); default stdout.")
+                      ] = None,
+    plots: Annotated[Path | None, typer.Option(help="Write PNG plots of length distributions into this folder.")
+                     ] = None,
+    lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
+) -> None:
+    """Corpus statistics tables (CorefUD findings, OntoGUM, RuCoCo and ECB+ tables)."""
+    from harmonize.converters.gum import read_splits
+    from harmonize.stats import GROUPINGS, length_distributions, stats_tables
+    from harmonize.stats.render import FORMATS, render, write_parquet, write_plots
+
+    if by is not None and by not in GROUPINGS:
+        raise HarmonizeError(f"--by takes {', '.join(GROUPINGS)}, not {by!r}")
+    if fmt not in FORMATS:
+        raise HarmonizeError(f"--format takes {', '.join(FORMATS)}, not {fmt!r}")
+    reader = get_format(source, "read")
+    files = _input_files(inputs, reader, sample=False)
+    report = Report()
+    documents = []
+    with paused_gc():
+        for path in files:
+            documents.extend(reader.reader(path, lenient, report).documents)  # type: ignore[misc]
+    if by == "split":
+        split_of = {}
+        for folder in {p.parent for p in files}:
+            for candidate in (folder, folder.parent):
+                if (candidate / "splits.md").exists():
+                    split_of.update({d: name for name, docs in read_splits(candidate).items() for d in docs})
+        for document in documents:
+            document.meta.setdefault("split", split_of.get(document.id))
+    tables = stats_tables(documents, by, singletons)
+    attrs = next(iter(tables.values())).attrs
+    if attrs.get("heads_from_tree"):
+        _say(f"note: {attrs['heads_from_tree']} mention heads were not annotated and were computed (the word of a "
+             "one-word mention, else the highest word in the dependency tree, as corefud.MoveHead does)")
+    if attrs.get("heads_unknown"):
+        _say(f"note: {attrs['heads_unknown']} mentions have no head (none annotated, no tree): head UPOS unknown")
+    if fmt == "parquet":
+        if output is None:
+            raise HarmonizeError("--format parquet needs -o FOLDER")
+        write_parquet(tables, output)
+    elif output is not None:
+        atomic_write_text(output, render(tables, fmt))
+    else:
+        typer.echo(render(tables, fmt), nl=False)
+    if plots is not None:
+        write_plots(length_distributions(documents, by, singletons), plots)
+    for reason, count in sorted(report.counts.items()):
+        _say(f"dropped or changed: {count} x {reason} (e.g. {report.examples[reason][0]})")
+
+
 def convert_file(in_path: Path, out_path: Path, reader: Format, writer: Format, lenient: bool) -> Report:
     """Read one file, write it in the target format, free the model at once; return what was dropped."""
     report = Report()

@@ -1,0 +1,236 @@
+"""Corpus statistics tables, each named after the paper table it reproduces, as pandas DataFrames.
+
+>>> tables = stats_tables(corpus, by="genre")          # {"corpus": DataFrame, "entities": ..., ...}
+
+Tables (one row per group, a row "all" without grouping; percentages are 0-100):
+
+* ``corpus`` (CorefUD findings Table 1, plus the UWB paper's singleton and discontinuity shares): documents,
+  sentences, words, zeros (empty nodes), entities, avg_entity_length (mentions per entity),
+  nonsingleton_mentions, singletons_pct (singleton entities among all entities, whether or not singletons are
+  counted elsewhere), discontinuous_pct (discontinuous mentions among mentions).
+* ``entities`` (findings Table 9): entities, entities_per_1k (per 1000 words), max_length, avg_length (in
+  mentions), len_1 .. len_4, len_5plus (shares of entities with that many mentions).
+* ``mentions`` (findings Table 10): mentions, mentions_per_1k, max_length, avg_length (in non-empty words),
+  len_0 (zeros) .. len_4, len_5plus.
+* ``mention_types`` (findings Table 11): with_empty, with_gap, non_treelet (not a connected subgraph of the
+  dependency tree), head_upos_<UPOS> for NOUN PRON PROPN DET ADJ VERB ADV NUM, "_" and other.
+* ``genre`` (OntoGUM Table 1): documents, tokens, mentions, proper, pronominal, other (by head UPOS: PROPN,
+  PRON, anything else), clusters.
+* ``split_antecedents`` (RuCoCo): words, mentions, entities, plural_anaphors (entities with split antecedents)
+  and their share, split_antecedents (entities that are an antecedent of one) and their share.
+* ``cross_document`` (ECB+ Table 4): topics, documents, sentences, mentions, singletons, clusters, and
+  event/entity clusters where entity types say so (a type starting with "ev" counts as an event).
+
+Heads are the annotated ones; where a mention has none they are computed from the dependency tree as udapi's
+``corefud.MoveHead`` does (:mod:`harmonize.schemas.heads`), and ``heads_from_tree`` in the result's attributes
+says how many (``heads_unknown``: mentions with neither, whose head UPOS is "_"). The definitions follow udapi's ``corefud.Stats`` where both compute a figure.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from harmonize.schemas.heads import ud_head
+from harmonize.schemas.model import Corpus, Document, Mention
+
+SELECTED_UPOS = ("NOUN", "PRON", "PROPN", "DET", "ADJ", "VERB", "ADV", "NUM", "_")
+GROUPINGS = ("genre", "document", "topic", "split", "file")
+MAX_LENGTH = 5
+
+
+@dataclass
+class _Group:
+    documents: int = 0
+    sentences: int = 0
+    words: int = 0
+    zeros: int = 0
+    topics: set = field(default_factory=set)
+    entity_lengths: list[int] = field(default_factory=list)
+    mention_lengths: list[int] = field(default_factory=list)
+    singletons: int = 0
+    all_entities: int = 0
+    discontinuous: int = 0
+    with_empty: int = 0
+    with_gap: int = 0
+    non_treelet: int = 0
+    head_upos: Counter = field(default_factory=Counter)
+    heads_from_tree: int = 0
+    heads_unknown: int = 0  # no annotated head and no tree to find one in
+    plural_anaphors: int = 0
+    split_antecedents: int = 0
+    events: int = 0
+    typed: int = 0
+
+
+def group_key(document: Document, by: str | None) -> str:
+    if by is None:
+        return "all"
+    if by not in GROUPINGS:
+        raise ValueError(f"unknown grouping {by!r}: {', '.join(GROUPINGS)}")
+    value = {
+        "genre": document.genre,
+        "document": document.id,
+        "topic": document.topic,
+        "split": document.meta.get("split"),
+        "file": document.source,
+    }[by]
+    return str(value) if value is not None else "(none)"
+
+
+def _is_treelet(mention: Mention) -> bool:
+    """A connected subgraph of the tree: exactly one node without a parent inside (enhanced parents for nodes
+    without a basic one, such as empty nodes)."""
+    inside = set(map(id, mention.words))
+    tops = 0
+    for word in mention.words:
+        parent = word.parent
+        if parent is not None:
+            tops += id(parent) not in inside
+        else:
+            parents = [word.sentence.word(item.split(":", 1)[0]) for item in word.deps.split("|")
+                       if word.deps not in ("_", "") and word.sentence is not None]
+            tops += not any(p is not None and id(p) in inside for p in parents)
+    return tops <= 1
+
+
+def _count(document: Document, group: _Group, singletons: bool) -> None:
+    group.documents += 1
+    if document.topic is not None:
+        group.topics.add(document.topic)
+    for sentence in document.sentences:
+        group.sentences += 1
+        for node in sentence.nodes:
+            if node.is_empty:
+                group.zeros += 1
+            else:
+                group.words += 1
+    plural = {id(s.entity) for s in document.split_antecedents}
+    antecedents = {id(a) for s in document.split_antecedents for a in s.antecedents}
+    for entity in document.entities:
+        size = len(entity.mentions)
+        group.all_entities += 1
+        if size == 1:
+            group.singletons += 1
+            if not singletons:
+                continue
+        group.entity_lengths.append(size)
+        group.plural_anaphors += id(entity) in plural
+        group.split_antecedents += id(entity) in antecedents
+        if entity.type:
+            group.typed += 1
+            group.events += entity.type.lower().startswith("ev")
+        for mention in entity.mentions:
+            words = mention.words
+            non_empty = sum(1 for w in words if not w.is_empty)
+            group.mention_lengths.append(non_empty)
+            group.with_empty += non_empty < len(words)
+            gap = mention.is_discontinuous
+            group.with_gap += gap
+            group.discontinuous += gap
+            group.non_treelet += not _is_treelet(mention)
+            head = mention.head
+            if head is None:
+                head = ud_head(mention)
+                if head is None:
+                    group.heads_unknown += 1
+                else:
+                    group.heads_from_tree += 1
+            upos = head.upos if head is not None else "_"
+            group.head_upos[upos if upos in SELECTED_UPOS else "other"] += 1
+
+
+def _pct(part: float, whole: float) -> float:
+    return 100 * part / whole if whole else 0.0
+
+
+def _rows(groups: dict[str, _Group]) -> dict[str, list[dict]]:
+    tables: dict[str, list[dict]] = {name: [] for name in (
+        "corpus", "entities", "mentions", "mention_types", "genre", "split_antecedents", "cross_document")}
+    for name, g in groups.items():
+        entities = len(g.entity_lengths)
+        mentions = len(g.mention_lengths)
+        words = g.words
+        nonsingleton_mentions = sum(n for n in g.entity_lengths if n > 1)
+        tables["corpus"].append({
+            "group": name, "documents": g.documents, "sentences": g.sentences, "words": words, "zeros": g.zeros,
+            "entities": entities, "avg_entity_length": mentions / entities if entities else 0.0,
+            "nonsingleton_mentions": nonsingleton_mentions,
+            "singletons_pct": _pct(g.singletons, g.all_entities),
+            "discontinuous_pct": _pct(g.discontinuous, mentions),
+        })
+        entity_row = {
+            "group": name, "entities": entities, "entities_per_1k": 1000 * entities / words if words else 0.0,
+            "max_length": max(g.entity_lengths, default=0), "avg_length": mentions / entities if entities else 0.0,
+        }
+        for n in range(1, MAX_LENGTH):
+            entity_row[f"len_{n}"] = _pct(sum(1 for x in g.entity_lengths if x == n), entities)
+        entity_row["len_5plus"] = _pct(sum(1 for x in g.entity_lengths if x >= MAX_LENGTH), entities)
+        tables["entities"].append(entity_row)
+        mention_row = {
+            "group": name, "mentions": mentions, "mentions_per_1k": 1000 * mentions / words if words else 0.0,
+            "max_length": max(g.mention_lengths, default=0),
+            "avg_length": sum(g.mention_lengths) / mentions if mentions else 0.0,
+        }
+        for n in range(0, MAX_LENGTH):
+            mention_row[f"len_{n}"] = _pct(sum(1 for x in g.mention_lengths if x == n), mentions)
+        mention_row["len_5plus"] = _pct(sum(1 for x in g.mention_lengths if x >= MAX_LENGTH), mentions)
+        tables["mentions"].append(mention_row)
+        types_row = {"group": name, "with_empty": _pct(g.with_empty, mentions), "with_gap": _pct(g.with_gap, mentions),
+                     "non_treelet": _pct(g.non_treelet, mentions)}
+        for upos in (*SELECTED_UPOS, "other"):
+            types_row[f"head_upos_{upos}"] = _pct(g.head_upos[upos], mentions)
+        tables["mention_types"].append(types_row)
+        # Without POS on the heads (a 3-column CoNLL file) proper/pronominal/other are unknown, not 0.
+        known = g.head_upos["_"] < mentions or not mentions
+        tables["genre"].append({
+            "group": name, "documents": g.documents, "tokens": words, "mentions": mentions,
+            "proper": g.head_upos["PROPN"] if known else None, "pronominal": g.head_upos["PRON"] if known else None,
+            "other": mentions - g.head_upos["PROPN"] - g.head_upos["PRON"] if known else None,
+            "clusters": entities,
+        })
+        tables["split_antecedents"].append({
+            "group": name, "words": words, "mentions": mentions, "entities": entities,
+            "plural_anaphors": g.plural_anaphors, "plural_anaphors_pct": _pct(g.plural_anaphors, entities),
+            "split_antecedents": g.split_antecedents, "split_antecedents_pct": _pct(g.split_antecedents, entities),
+        })
+        tables["cross_document"].append({
+            "group": name, "topics": len(g.topics), "documents": g.documents, "sentences": g.sentences,
+            "mentions": mentions, "singletons": g.singletons, "clusters": entities,
+            "event_clusters": g.events if g.typed else None,
+            "entity_clusters": g.typed - g.events if g.typed else None,
+        })
+    return tables
+
+
+def stats_tables(
+    documents: Corpus | Iterable[Document], by: str | None = None, singletons: bool = True,
+    key: Callable[[Document], str] | None = None,
+) -> dict[str, pd.DataFrame]:
+    """Every table as a DataFrame indexed by group. ``singletons=False`` leaves singleton entities (and their
+    mentions) out of the entity and mention counts; ``key`` overrides the grouping."""
+    groups: dict[str, _Group] = {}
+    for document in documents:
+        name = key(document) if key is not None else group_key(document, by)
+        _count(document, groups.setdefault(name, _Group()), singletons)
+    from_tree = sum(g.heads_from_tree for g in groups.values())
+    unknown = sum(g.heads_unknown for g in groups.values())
+    tables = {}
+    for name, rows in _rows(groups).items():
+        frame = pd.DataFrame(rows).set_index("group") if rows else pd.DataFrame()
+        frame.attrs["heads_from_tree"] = from_tree
+        frame.attrs["heads_unknown"] = unknown
+        tables[name] = frame
+    return tables
+
+
+def length_distributions(documents: Iterable[Document], by: str | None = None, singletons: bool = True
+                         ) -> dict[str, tuple[Counter, Counter]]:
+    """group -> (entity lengths in mentions, mention lengths in words) as counters, for plots."""
+    groups: dict[str, _Group] = {}
+    for document in documents:
+        _count(document, groups.setdefault(group_key(document, by), _Group()), singletons)
+    return {name: (Counter(g.entity_lengths), Counter(g.mention_lengths)) for name, g in groups.items()}
