@@ -6,7 +6,9 @@ Errors go to stderr as one line with exit code 1 (usage errors: 2); nothing ends
 from __future__ import annotations
 
 import json
+import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from importlib import resources
 from pathlib import Path
 from typing import Annotated
@@ -148,8 +150,7 @@ def stats(
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
 ) -> None:
     """Corpus statistics tables (CorefUD findings, OntoGUM, RuCoCo and ECB+ tables)."""
-    from harmonize.converters.gum import read_splits
-    from harmonize.stats import GROUPINGS, length_distributions, stats_tables
+    from harmonize.stats import GROUPINGS, length_distributions, tables_from_counts
     from harmonize.stats.render import FORMATS, render, write_parquet, write_plots
 
     if by is not None and by not in GROUPINGS:
@@ -158,20 +159,20 @@ def stats(
         raise HarmonizeError(f"--format takes {', '.join(FORMATS)}, not {fmt!r}")
     reader = get_format(source, "read")
     files = _input_files(inputs, reader, sample=False)
+    split_of = _gum_splits(files) if by == "split" else {}
     report = Report()
-    documents = []
-    with paused_gc():
-        for path in files:
-            documents.extend(reader.reader(path, lenient, report).documents)  # type: ignore[misc]
-    if by == "split":
-        split_of = {}
-        for folder in {p.parent for p in files}:
-            for candidate in (folder, folder.parent):
-                if (candidate / "splits.md").exists():
-                    split_of.update({d: name for name, docs in read_splits(candidate).items() for d in docs})
-        for document in documents:
-            document.meta.setdefault("split", split_of.get(document.id))
-    tables = stats_tables(documents, by, singletons)
+    groups: dict = {}
+    # Files are read and counted apart (on every core): only the small per-group counts come back.
+    jobs = [(path, source, lenient, by, singletons, split_of) for path in files]
+    with ProcessPoolExecutor(max_workers=min(len(jobs), os.cpu_count() or 1)) as pool:
+        for file_groups, file_report in pool.map(_count_file, jobs, chunksize=8):
+            report.merge(file_report)
+            for name, counts in file_groups.items():
+                if name in groups:
+                    groups[name].merge(counts)
+                else:
+                    groups[name] = counts
+    tables = tables_from_counts(groups)
     attrs = next(iter(tables.values())).attrs
     if attrs.get("heads_from_tree"):
         _say(f"note: {attrs['heads_from_tree']} mention heads were not annotated and were computed (the word of a "
@@ -187,9 +188,34 @@ def stats(
     else:
         typer.echo(render(tables, fmt), nl=False)
     if plots is not None:
-        write_plots(length_distributions(documents, by, singletons), plots)
+        write_plots(length_distributions(groups), plots)
     for reason, count in sorted(report.counts.items()):
         _say(f"dropped or changed: {count} x {reason} (e.g. {report.examples[reason][0]})")
+
+
+def _count_file(job: tuple) -> tuple[dict, Report]:
+    """Worker: read one file and count it (errors travel back as HarmonizeError)."""
+    from harmonize.stats import count
+
+    path, source, lenient, by, singletons, split_of = job
+    report = Report()
+    corpus = get_format(source, "read").reader(path, lenient, report)  # type: ignore[misc]
+    if split_of:
+        for document in corpus:
+            document.meta.setdefault("split", split_of.get(document.id))
+    return count(corpus, by, singletons), report
+
+
+def _gum_splits(files: list[Path]) -> dict[str, str]:
+    """document -> split, from GUM's splits.md beside the input folder or one level up."""
+    from harmonize.converters.gum import read_splits
+
+    split_of: dict[str, str] = {}
+    for folder in {p.parent for p in files}:
+        for candidate in (folder, folder.parent):
+            if (candidate / "splits.md").exists():
+                split_of.update({d: name for name, docs in read_splits(candidate).items() for d in docs})
+    return split_of
 
 
 def convert_file(in_path: Path, out_path: Path, reader: Format, writer: Format, lenient: bool) -> Report:

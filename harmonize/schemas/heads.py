@@ -18,15 +18,18 @@ from __future__ import annotations
 from harmonize.schemas.model import Mention, Node
 
 
-def ud_head(mention: Mention) -> Node | None:
-    """The mention's head by the rules above; the annotated head where the mention has one word."""
+def ud_head(mention: Mention, parents: list[Node | None] | None = None) -> Node | None:
+    """The mention's head by the rules above; the annotated head where the mention has one word. ``parents``
+    (the basic parent of each word, if the caller has them already) saves looking them up again."""
     words = mention.words
     if len(words) == 1:
         return words[0]
     if all(w.head in ("_", "") for w in words if not w.is_empty):
         return mention.head
     inside = set(map(id, words))
-    basic = [w for w in words if _parent(w) is None or id(_parent(w)) not in inside]
+    if parents is None:
+        parents = [w.parent for w in words]
+    basic = [w for w, parent in zip(words, parents) if parent is None or id(parent) not in inside]
     if len(basic) == 1:
         return basic[0]
     candidates = [w for w in basic if not any(id(p) in inside for p in _enhanced_parents(w))]
@@ -50,10 +53,6 @@ def ud_head(mention: Mention) -> Node | None:
     if mention.head is not None and any(mention.head is c for c in candidates):
         return mention.head
     return candidates[0]
-
-
-def _parent(node: Node) -> Node | None:
-    return node.parent
 
 
 def _enhanced_parents(node: Node) -> list[Node]:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from harmonize.io import paused_gc
 from harmonize.schemas.heads import ud_head
 from harmonize.schemas.model import Corpus, Document, Mention
 
@@ -43,7 +44,9 @@ MAX_LENGTH = 5
 
 
 @dataclass
-class _Group:
+class Counts:
+    """What the tables are computed from, for one group; counts of several files add up (``merge``)."""
+
     documents: int = 0
     sentences: int = 0
     words: int = 0
@@ -65,6 +68,18 @@ class _Group:
     events: int = 0
     typed: int = 0
 
+    def merge(self, other: Counts) -> None:
+        for name, value in vars(other).items():
+            mine = getattr(self, name)
+            if isinstance(mine, set):
+                mine |= value
+            elif isinstance(mine, list):
+                mine.extend(value)
+            elif isinstance(mine, Counter):
+                mine.update(value)
+            else:
+                setattr(self, name, mine + value)
+
 
 def group_key(document: Document, by: str | None) -> str:
     if by is None:
@@ -81,13 +96,12 @@ def group_key(document: Document, by: str | None) -> str:
     return str(value) if value is not None else "(none)"
 
 
-def _is_treelet(mention: Mention) -> bool:
+def _is_treelet(mention: Mention, parents: list) -> bool:
     """A connected subgraph of the tree: exactly one node without a parent inside (enhanced parents for nodes
-    without a basic one, such as empty nodes)."""
+    without a basic one, such as empty nodes). ``parents``: each word's basic parent."""
     inside = set(map(id, mention.words))
     tops = 0
-    for word in mention.words:
-        parent = word.parent
+    for word, parent in zip(mention.words, parents):
         if parent is not None:
             tops += id(parent) not in inside
         else:
@@ -97,17 +111,15 @@ def _is_treelet(mention: Mention) -> bool:
     return tops <= 1
 
 
-def _count(document: Document, group: _Group, singletons: bool) -> None:
+def _count(document: Document, group: Counts, singletons: bool) -> None:
     group.documents += 1
     if document.topic is not None:
         group.topics.add(document.topic)
     for sentence in document.sentences:
         group.sentences += 1
-        for node in sentence.nodes:
-            if node.is_empty:
-                group.zeros += 1
-            else:
-                group.words += 1
+        zeros = sum(1 for node in sentence.nodes if "." in node.id)
+        group.zeros += zeros
+        group.words += len(sentence.nodes) - zeros
     plural = {id(s.entity) for s in document.split_antecedents}
     antecedents = {id(a) for s in document.split_antecedents for a in s.antecedents}
     for entity in document.entities:
@@ -131,10 +143,11 @@ def _count(document: Document, group: _Group, singletons: bool) -> None:
             gap = mention.is_discontinuous
             group.with_gap += gap
             group.discontinuous += gap
-            group.non_treelet += not _is_treelet(mention)
+            parents = [w.parent for w in words]
+            group.non_treelet += not _is_treelet(mention, parents)
             head = mention.head
             if head is None:
-                head = ud_head(mention)
+                head = ud_head(mention, parents)
                 if head is None:
                     group.heads_unknown += 1
                 else:
@@ -147,7 +160,7 @@ def _pct(part: float, whole: float) -> float:
     return 100 * part / whole if whole else 0.0
 
 
-def _rows(groups: dict[str, _Group]) -> dict[str, list[dict]]:
+def _rows(groups: dict[str, Counts]) -> dict[str, list[dict]]:
     tables: dict[str, list[dict]] = {name: [] for name in (
         "corpus", "entities", "mentions", "mention_types", "genre", "split_antecedents", "cross_document")}
     for name, g in groups.items():
@@ -206,20 +219,25 @@ def _rows(groups: dict[str, _Group]) -> dict[str, list[dict]]:
     return tables
 
 
-def stats_tables(
-    documents: Corpus | Iterable[Document], by: str | None = None, singletons: bool = True,
+def count(
+    documents: Iterable[Document], by: str | None = None, singletons: bool = True,
     key: Callable[[Document], str] | None = None,
-) -> dict[str, pd.DataFrame]:
-    """Every table as a DataFrame indexed by group. ``singletons=False`` leaves singleton entities (and their
-    mentions) out of the entity and mention counts; ``key`` overrides the grouping."""
-    groups: dict[str, _Group] = {}
-    for document in documents:
-        name = key(document) if key is not None else group_key(document, by)
-        _count(document, groups.setdefault(name, _Group()), singletons)
+) -> dict[str, Counts]:
+    """Per-group counts of ``documents`` (``key`` overrides the grouping)."""
+    groups: dict[str, Counts] = {}
+    with paused_gc():  # a full corpus may be alive: collector passes would rescan all of it
+        for document in documents:
+            name = key(document) if key is not None else group_key(document, by)
+            _count(document, groups.setdefault(name, Counts()), singletons)
+    return groups
+
+
+def tables_from_counts(groups: dict[str, Counts]) -> dict[str, pd.DataFrame]:
+    """Every table as a DataFrame indexed by group; ``attrs`` say how many heads were computed or unknown."""
     from_tree = sum(g.heads_from_tree for g in groups.values())
     unknown = sum(g.heads_unknown for g in groups.values())
     tables = {}
-    for name, rows in _rows(groups).items():
+    for name, rows in _rows(dict(sorted(groups.items()))).items():
         frame = pd.DataFrame(rows).set_index("group") if rows else pd.DataFrame()
         frame.attrs["heads_from_tree"] = from_tree
         frame.attrs["heads_unknown"] = unknown
@@ -227,10 +245,15 @@ def stats_tables(
     return tables
 
 
-def length_distributions(documents: Iterable[Document], by: str | None = None, singletons: bool = True
-                         ) -> dict[str, tuple[Counter, Counter]]:
+def stats_tables(
+    documents: Corpus | Iterable[Document], by: str | None = None, singletons: bool = True,
+    key: Callable[[Document], str] | None = None,
+) -> dict[str, pd.DataFrame]:
+    """Every table as a DataFrame indexed by group. ``singletons=False`` leaves singleton entities (and their
+    mentions) out of the entity and mention counts; ``key`` overrides the grouping."""
+    return tables_from_counts(count(documents, by, singletons, key))
+
+
+def length_distributions(groups: dict[str, Counts]) -> dict[str, tuple[Counter, Counter]]:
     """group -> (entity lengths in mentions, mention lengths in words) as counters, for plots."""
-    groups: dict[str, _Group] = {}
-    for document in documents:
-        _count(document, groups.setdefault(group_key(document, by), _Group()), singletons)
     return {name: (Counter(g.entity_lengths), Counter(g.mention_lengths)) for name, g in groups.items()}
