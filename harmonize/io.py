@@ -11,6 +11,18 @@ from contextlib import contextmanager
 from pathlib import Path
 
 
+def read_text(path: str | Path) -> str:
+    """A UTF-8 file's text; bytes that are not UTF-8 are a FormatError naming the file and the line."""
+    from harmonize.errors import FormatError
+
+    data = Path(path).read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise FormatError(str(path), line, f"not UTF-8: {error.reason} at byte {error.start}") from None
+
+
 @contextmanager
 def paused_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector while a corpus is built or written.

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from harmonize.errors import FormatError, Problems, Report
-from harmonize.io import paused_gc
+from harmonize.errors import Problems, Report
+from harmonize.io import paused_gc, read_text
 from harmonize.schemas.model import Corpus, Document, Entity, Mention, Node, Sentence
 
 _BEGIN = re.compile(r"#\s*begin document\s*(?:\((.*?)\))?;?(?:\s*part (\d+))?\s*$")
@@ -27,12 +27,7 @@ _PART = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
 
 
 def read_conll2012(path: str | Path, lenient: bool = False, report: Report | None = None) -> Corpus:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise FormatError(str(path), None, f"not UTF-8: {error.reason} at byte {error.start}") from None
-    return parse_conll2012(text, str(path), lenient, report)
+    return parse_conll2012(read_text(path), str(path), lenient, report)
 
 
 def parse_conll2012(

@@ -32,8 +32,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from harmonize.errors import FormatError, Problems, Report
-from harmonize.io import atomic_write_text, paused_gc
+from harmonize.errors import Problems, Report
+from harmonize.io import atomic_write_text, paused_gc, read_text
 from harmonize.schemas.model import (
     Bridge,
     CommentSlot,
@@ -67,18 +67,7 @@ _RELATION = re.compile(r"([^<,:]+)<([^<,:]+)(?::(.*))?\Z")
 
 def read_corefud(path: str | Path, lenient: bool = False, report: Report | None = None) -> Corpus:
     """Read a CorefUD CoNLL-U file into a :class:`Corpus` (one :class:`Document` per ``# newdoc``)."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        line = text_line_of_offset(path.read_bytes(), error.start)
-        raise FormatError(str(path), line, f"not UTF-8: {error.reason} at byte {error.start}") from None
-    return parse_corefud(text, str(path), lenient, report)
-
-
-def text_line_of_offset(data: bytes, offset: int) -> int:
-    """1-based line number of a byte offset."""
-    return data.count(b"\n", 0, offset) + 1
+    return parse_corefud(read_text(path), str(path), lenient, report)
 
 
 def parse_corefud(
