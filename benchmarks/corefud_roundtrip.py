@@ -7,7 +7,9 @@ Contenders:
   floor      read each file, split lines and tab columns, join them again, write (no model at all)
   harmonize  read + write + release per file through the full model, as `harmonize convert` does, timed
              in-process (no interpreter start)
-  harmonize-cli  `harmonize convert DIR -o OUT` as a user runs it (process start included)
+  harmonize-cli  `harmonize convert DIR -o OUT` as a user runs it (process start included; files in parallel,
+                 one worker per core)
+  harmonize-cli-1  the same with --jobs 1 (one process, as udapi runs)
   udapi      `udapy read.Conllu files=... corefud.Load write.Conllu` (process start included)
 """
 
@@ -78,6 +80,8 @@ def one(name: str, data: Path) -> None:
             command = {
                 "harmonize-cli": [str(Path(sys.executable).with_name("harmonize")), "convert",
                                   str(files[0].parent), "-o", str(out), "--lenient"],
+                "harmonize-cli-1": [str(Path(sys.executable).with_name("harmonize")), "convert",
+                                    str(files[0].parent), "-o", str(out), "--lenient", "--jobs", "1"],
                 "udapi": [str(Path(sys.executable).with_name("udapy")), "-q", "read.Conllu",
                           f"files=!{files[0].parent}/*.conllu", "corefud.Load", "write.Conllu"],
             }[name]
@@ -105,7 +109,7 @@ def main() -> None:
         return
     files = files_of(args.data)
     tokens = count_tokens(files)
-    contenders = ["floor", "harmonize", "harmonize-cli"]
+    contenders = ["floor", "harmonize", "harmonize-cli", "harmonize-cli-1"]
     if shutil.which("udapy") or Path(sys.executable).with_name("udapy").exists():
         contenders.append("udapi")
     else:
@@ -126,7 +130,8 @@ def main() -> None:
         print(f"{name:<15}{result['seconds']:>9.2f}{tokens / result['seconds']:>12,.0f}{result['peak_mb']:>9.0f}"
               f"{ratio:>13.2f}x")
     if "udapi" in best:
-        print(f"udapi / harmonize-cli (both as commands): {best['udapi']['seconds'] / best['harmonize-cli']['seconds']:.2f}x")
+        for name in ("harmonize-cli", "harmonize-cli-1"):
+            print(f"udapi / {name} (both as commands): {best['udapi']['seconds'] / best[name]['seconds']:.2f}x")
     print(f"harmonize / floor: {best['harmonize']['seconds'] / best['floor']['seconds']:.2f}x")
 
 

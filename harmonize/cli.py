@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from importlib import resources
 from pathlib import Path
 from typing import Annotated
@@ -52,6 +52,7 @@ def convert(
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
     report_path: Annotated[Path | None, typer.Option("--report", help="Write what was dropped, as JSON.")] = None,
     sample: Annotated[bool, typer.Option(help="Convert the small CorefUD sample shipped with harmonize.")] = False,
+    jobs_: Annotated[int, typer.Option("--jobs", help="Files converted at once (default: one per core).")] = 0,
 ) -> None:
     """Convert corpora from one format to another through the harmonize model."""
     reader = get_format(source, "read")
@@ -59,11 +60,25 @@ def convert(
     files = _input_files(inputs or [], reader, sample)
     jobs = _plan_outputs(files, output, writer)
     reports: dict[str, Report] = {}
+    workers = min(len(jobs), jobs_ or os.cpu_count() or 1)
     with Progress(console=stderr, transient=True, disable=len(jobs) < 2) as progress, paused_gc():
         task = progress.add_task("converting", total=len(jobs))
-        for in_path, out_path in jobs:
-            reports[str(in_path)] = convert_file(in_path, out_path, reader, writer, lenient)
-            progress.advance(task)
+        if workers < 2:
+            for in_path, out_path in jobs:
+                reports[str(in_path)] = convert_file(in_path, out_path, reader, writer, lenient)
+                progress.advance(task)
+        else:
+            # Each file is independent: workers read and write whole files; reports come back.
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = {pool.submit(_convert_job, (i, o, source, target, lenient)): i for i, o in jobs}
+                try:
+                    for future in as_completed(futures):
+                        reports[str(futures[future])] = future.result()
+                        progress.advance(task)
+                except BaseException:
+                    pool.shutdown(cancel_futures=True)
+                    raise
+            reports = {str(i): reports[str(i)] for i, _ in jobs}  # input order
     total = Report()
     for report in reports.values():
         total.merge(report)
@@ -191,6 +206,12 @@ def stats(
         write_plots(length_distributions(groups), plots)
     for reason, count in sorted(report.counts.items()):
         _say(f"dropped or changed: {count} x {reason} (e.g. {report.examples[reason][0]})")
+
+
+def _convert_job(job: tuple) -> Report:
+    """Worker: one file of a multi-file conversion."""
+    in_path, out_path, source, target, lenient = job
+    return convert_file(in_path, out_path, get_format(source, "read"), get_format(target, "write"), lenient)
 
 
 def _count_file(job: tuple) -> tuple[dict, Report]:

@@ -27,6 +27,9 @@ class FormatError(HarmonizeError):
         where = f"{path}:{line}" if line is not None else path
         super().__init__(f"{where}: {reason}")
 
+    def __reduce__(self):  # noqa: ANN204 - so that it crosses from worker processes intact
+        return (FormatError, (self.path, self.line, self.reason))
+
 
 class ModelError(HarmonizeError):
     """An edit that would make the corpus model inconsistent."""
