@@ -83,3 +83,16 @@ def test_two_inputs_with_the_same_name_are_refused(tmp_path: Path) -> None:
         (tmp_path / folder / "x.conllu").write_text(conllu("1 a"), encoding="utf-8")
     done = harmonize("convert", tmp_path / "a", tmp_path / "b", "-o", tmp_path / "out")
     assert done.returncode == 1 and "would both be written to" in done.stderr
+
+
+def test_errors_from_worker_processes_stay_one_line(tmp_path: Path) -> None:
+    """Several inputs are handled by worker processes; a broken file must still name itself, line and reason."""
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.conllu").write_text(conllu("1 a Entity=(e1--1)"), encoding="utf-8")
+    (tmp_path / "in" / "b.conllu").write_text("# text = a\n1\ta\n\n", encoding="utf-8")
+    for command in (["convert", tmp_path / "in", "-o", tmp_path / "out"], ["stats", tmp_path / "in"]):
+        done = harmonize(*command)
+        assert done.returncode == 1, command
+        assert done.stderr.strip() == (
+            f"harmonize: error: {tmp_path / 'in' / 'b.conllu'}:2: broken token line: "
+            "expected 10 tab-separated columns, found 2")
