@@ -91,8 +91,8 @@ def main() -> None:
           f"{100 * result.conll:.2f}")  # type: ignore[attr-defined]
     for mode in ("exact", "head"):
         for singletons in (False, True):
-            seconds, peak, result = best_of(args.repeat, lambda: score_corpora(key, response, None, singletons,
-                                                                               True, mode))
+            seconds, peak, result = best_of(args.repeat, lambda s=singletons, m=mode: score_corpora(
+                key, response, None, s, True, m))
             m = result.metrics  # type: ignore[attr-defined]
             print(f"{'harmonize ' + mode + (' +singletons' if singletons else ''):<34}{seconds:>9.3f}"
                   f"{peak / 2**20:>9.1f}   {100 * result.conll:.2f}   {100 * m['blanc'].f1:.2f}"  # type: ignore[attr-defined]
@@ -111,11 +111,11 @@ def main() -> None:
             pairs.append(([{s.nodes for s in c} for c in k],
                           [{by_nodes.get(s.nodes, s).nodes for s in c} for c in r]))
 
-        def run_scorch() -> list:
+        def run_scorch(pairs: list = pairs) -> list:
             return [(scorch_scores.muc(a, b), scorch_scores.b_cubed(a, b), scorch_scores.ceaf_m(a, b),
                      scorch_scores.ceaf_e(a, b), scorch_scores.blanc(a, b)) for a, b in pairs]
 
-        def run_ours() -> list:
+        def run_ours(pairs: list = pairs) -> list:
             return [tuple(METRICS[name](a, b) for name in ("muc", "bcub", "ceafm", "ceafe", "blanc"))
                     for a, b in pairs]
 

@@ -29,7 +29,6 @@ what would change.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from pathlib import Path
 
 from harmonize.errors import Problems, Report
@@ -118,7 +117,7 @@ class _Reader:
         self.corpus = Corpus(meta={"source": path})
         self.document: Document | None = None
         self.fields: tuple[str, ...] | None = None
-        self.field_index: dict[str, int] = {}
+        self.eid_index = 0
         self._start_document(None)
 
     # -- document and header -----------------------------------------------------------------------------------
@@ -135,7 +134,6 @@ class _Reader:
             self.problem(line, "malformed global.Entity header", f"{header!r} names no eid field or repeats one")
             names = DEFAULT_ENTITY_FIELDS
         self.fields = names
-        self.field_index = {name: i for i, name in enumerate(names)}
         self.eid_index = next(i for i, n in enumerate(names) if n in EID_FIELDS)
         # What each field of an opening bracket feeds in the model, computed once per header.
         self.plan = [(i, _field_role(name), name) for i, name in enumerate(names) if name not in EID_FIELDS]
@@ -684,8 +682,8 @@ _Bracket = tuple[_Event, tuple, str]
 
 
 def _entity_values(document: Document, fields: tuple[str, ...] | None) -> tuple[dict[Node, str], bool]:
-    """The Entity= value of every node that has brackets, and whether some of them may be ambiguous (several
-    discontinuous mentions of one entity with the same number of parts)."""
+    """The Entity= value of every node that has brackets, and whether the document may say something CorefUD
+    cannot (crossing mentions of one entity, or several discontinuous ones with the same number of parts)."""
     if fields is None:
         return {}, False
     field_values = _FieldValues(fields)
