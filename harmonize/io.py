@@ -44,6 +44,16 @@ def atomic_write_text(path: str | Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# mkstemp makes files private (0600); an output file gets the mode an ordinary open() would give it.
+_FILE_MODE = 0o666 & ~_umask()
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -51,6 +61,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
+        os.chmod(temporary, _FILE_MODE)
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

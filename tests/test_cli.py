@@ -96,3 +96,14 @@ def test_errors_from_worker_processes_stay_one_line(tmp_path: Path) -> None:
         assert done.stderr.strip() == (
             f"harmonize: error: {tmp_path / 'in' / 'b.conllu'}:2: broken token line: "
             "expected 10 tab-separated columns, found 2")
+
+
+def test_outputs_get_ordinary_file_permissions(tmp_path: Path) -> None:
+    """Atomic writes go through a private temporary file; the result must not stay private."""
+    import os
+
+    out = tmp_path / "sample.conllu"
+    assert harmonize("convert", "--sample", "-o", out).returncode == 0
+    mask = os.umask(0)
+    os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~mask
