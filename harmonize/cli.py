@@ -151,6 +151,29 @@ def score(
 
 
 @app.command()
+def view(
+    inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
+    source: Annotated[str, typer.Option("--from", help="Input format.")] = "corefud",
+    output: Annotated[Path, typer.Option("-o", "--output", help="An .html file (one document) or a folder.")] = Path(
+        "harmonize-view"),
+    lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
+) -> None:
+    """Self-contained HTML pages showing every mention, coloured by entity (an index page for several)."""
+    from harmonize.schemas.model import Corpus
+    from harmonize.views.html import write_views
+
+    reader = get_format(source, "read")
+    report = Report()
+    corpus = Corpus()
+    for path in _input_files(inputs, reader, sample=False):
+        corpus.documents.extend(reader.reader(path, lenient, report).documents)  # type: ignore[misc]
+    written = write_views(corpus, output)
+    for reason, count in sorted(report.counts.items()):
+        _say(f"dropped or changed: {count} x {reason} (e.g. {report.examples[reason][0]})")
+    _say(f"wrote {len(written)} page(s) to {output}")
+
+
+@app.command()
 def stats(
     inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
     source: Annotated[str, typer.Option("--from", help="Input format.")] = "corefud",

@@ -1,0 +1,81 @@
+"""HTML views: what a page shows, that it is self-contained and small enough, and that a real browser renders it."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from harmonize.converters.corefud import parse_corefud, read_corefud
+from harmonize.schemas.model import Corpus
+from harmonize.views.html import render_document, write_views
+from tests.conftest import shared
+
+
+def sample() -> Corpus:
+    text = (resources.files("harmonize") / "samples" / "sample.conllu").read_text(encoding="utf-8")
+    return parse_corefud(text)
+
+
+def test_page_shows_every_mention_part_nesting_zeros_and_heads() -> None:
+    corpus = sample()
+    first, second = corpus.documents
+    page = render_document(first)
+    brackets = sum(len(m.parts()) for m in first.mentions)
+    assert page.count('<span class="b ') == 2 * brackets  # an opening and a closing per part
+    assert "∅" in page and 'title="entity e5 · type object · head streets' in page
+    discontinuous = render_document(second)
+    assert "]…<sub>e7</sub>" in discontinuous and ">…[</span>" in discontinuous  # a man … who wore a hat
+    assert not re.search(r"(src|href)=\"?https?:|<link ", page)  # nothing to fetch: works offline
+
+
+def test_views_of_several_documents_get_an_index(tmp_path: Path) -> None:
+    written = write_views(sample(), tmp_path / "out")
+    assert [p.name for p in written] == ["sample-1.html", "sample-2.html", "index.html"]
+    assert 'href="sample-2.html"' in (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    single = Corpus(sample().documents[:1])
+    assert write_views(single, tmp_path / "one.html") == [tmp_path / "one.html"]
+
+
+def test_page_size_stays_reasonable_for_ten_thousand_tokens() -> None:
+    folder = shared("gum", "v11.1.0", "dep")
+    size = tokens = 0
+    for path in sorted(folder.glob("GUM_bio_*.conllu")):
+        for document in read_corefud(path).documents:
+            size += len(render_document(document).encode("utf-8"))
+            tokens += sum(len(s.nodes) for s in document.sentences)
+        if tokens >= 10_000:
+            break
+    assert tokens >= 10_000
+    assert size / tokens * 10_000 < 3_000_000, f"{size / tokens * 10_000:,.0f} bytes per 10k tokens"
+
+
+def test_a_real_headless_browser_renders_the_page(tmp_path: Path) -> None:
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("Debian chromium is not installed (apt-get install chromium): the browser check needs it")
+    page = tmp_path / "sample-1.html"
+    write_views(Corpus(sample().documents[:1]), page)
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'p'}"]
+    dom = subprocess.run([browser, *flags, "--dump-dom", page.as_uri()], capture_output=True, text=True,
+                         timeout=120).stdout
+    assert dom.count('class="b ') == 18 and "sample-1" in dom
+    subprocess.run([browser, *flags, "--window-size=1000,600", f"--screenshot={tmp_path / 'shot.png'}",
+                    page.as_uri()], capture_output=True, timeout=120)
+    assert (tmp_path / "shot.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_view_command(tmp_path: Path) -> None:
+    source = tmp_path / "s.conllu"
+    source.write_text((resources.files("harmonize") / "samples" / "sample.conllu").read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "harmonize", "view", str(source), "-o", str(tmp_path / "v")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "v" / "index.html").exists() and "wrote 3 page(s)" in done.stderr
