@@ -280,8 +280,10 @@ def _input_files(inputs: list[Path], reader: Format, sample: bool) -> list[Path]
         raise HarmonizeError("no INPUT given (or use --sample)")
     files: list[Path] = []
     for path in inputs:
-        if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix == reader.extension)
+        if path.is_dir() and path.suffix == reader.extension:
+            files.append(path)  # a format stored as a folder (Parquet tables) is one input
+        elif path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.suffix == reader.extension)
             if not found:
                 raise HarmonizeError(f"{path}: no *{reader.extension} files in this folder")
             files.extend(found)

@@ -1,6 +1,6 @@
 """Readers and writers, one module per format, all looked up through :mod:`harmonize.converters.registry`."""
 
-from harmonize.converters import conll2012, corefud
+from harmonize.converters import conll2012, corefud, parquet
 from harmonize.converters.registry import Format, formats, get_format, register
 
 register(
@@ -19,6 +19,16 @@ register(
         summary="CoNLL-2012 / OntoNotes coreference columns (reader: tokens, sentences and coreference so far)",
         extension=".conll",
         reader=lambda path, lenient, report: conll2012.read_conll2012(path, lenient, report),
+    )
+)
+
+register(
+    Format(
+        name="parquet",
+        summary="Parquet tables (documents, sentences, tokens, entities, mentions, relations), one folder per input",
+        extension=".parquet",
+        reader=lambda path, lenient, report: parquet.read_parquet(path, lenient, report),
+        writer=lambda corpus, path, report: parquet.write_parquet(corpus, path, report),
     )
 )
 

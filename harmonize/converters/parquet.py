@@ -1,0 +1,162 @@
+"""The model as Parquet tables (pyarrow): one folder per corpus, queryable with pandas, read back without loss.
+
+Tables and keys (``doc`` is the document's index in the corpus, ``sent`` the sentence's in its document,
+``pos`` the node's in its sentence, ``mention`` the mention's in its document; lists are Arrow lists):
+
+* ``documents``: doc, id, language, genre, topic, subtopic, source, meta (JSON), entity_fields (list or null)
+* ``sentences``: doc, sent, id, text, comments (list: verbatim lines; "\\x00sent_id" etc. where the model owns
+  the line), multiwords (JSON: [first, last, form, other columns])
+* ``tokens``: doc, sent, pos, id, form, lemma, upos, xpos, feats, head, deprel, deps, misc (JSON list of
+  [key, value]), misc_order (list), start_char, end_char, bracket_order (JSON: [mention, part, kind])
+* ``entities``: doc, id, type, attrs (JSON), in document order of the model's entity list
+* ``mentions``: doc, mention, entity, sent, positions (list of ``pos``), head_pos (or null), link, attrs (JSON),
+  bracket_width, closing_width, hidden_fields (list)
+* ``relations``: doc, kind ("bridge" or "split"), entity (the bridging mention's entity, or the split entity),
+  mention (the anaphor, or the split's anchor; null for none), antecedents (list of entity ids), label
+
+Columns hold strings as the model does ("_" for an empty CoNLL-U column). Everything a reader put in the model,
+its bookkeeping for byte-exact CorefUD output included, comes back.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from harmonize.errors import FormatError, Report
+from harmonize.io import paused_gc
+from harmonize.schemas.model import (
+    Bridge, CommentSlot, Corpus, Document, Entity, Mention, MultiwordToken, Node, Sentence, SplitAntecedent,
+)
+
+TABLES = ("documents", "sentences", "tokens", "entities", "mentions", "relations")
+_SLOT = "\x00"
+
+
+def write_parquet(corpus: Corpus, folder: str | Path, report: Report | None = None) -> None:
+    """Write the corpus as the six tables into ``folder``."""
+    folder = Path(folder)
+    rows: dict[str, dict[str, list]] = {name: {} for name in TABLES}
+
+    def add(table: str, **values: object) -> None:
+        columns = rows[table]
+        for key, value in values.items():
+            columns.setdefault(key, []).append(value)
+
+    with paused_gc():
+        for d, document in enumerate(corpus.documents):
+            add("documents", doc=d, id=document.id, language=document.language, genre=document.genre,
+                topic=document.topic, subtopic=document.subtopic, source=document.source,
+                meta=json.dumps(document.meta, ensure_ascii=False),
+                entity_fields=list(document.entity_fields) if document.entity_fields is not None else None)
+            mention_index: dict[int, int] = {}
+            for m, mention in enumerate(document.mentions):
+                mention_index[id(mention)] = m
+            for s, sentence in enumerate(document.sentences):
+                add("sentences", doc=d, sent=s, id=sentence.id, text=sentence.text,
+                    comments=[_SLOT + c.value if isinstance(c, CommentSlot) else c for c in sentence.comments],
+                    multiwords=json.dumps([[w.first, w.last, w.form, list(w.columns)] for w in sentence.multiwords],
+                                          ensure_ascii=False))
+                for node in sentence.nodes:
+                    columns = node.columns()
+                    add("tokens", doc=d, sent=s, pos=node.position, id=columns[0], form=columns[1],
+                        lemma=columns[2], upos=columns[3], xpos=columns[4], feats=columns[5], head=columns[6],
+                        deprel=columns[7], deps=columns[8], misc=json.dumps(list(node.misc.items()),
+                                                                             ensure_ascii=False),
+                        misc_order=list(node.misc_order), start_char=node.start_char, end_char=node.end_char,
+                        bracket_order=json.dumps([[mention_index[id(m)], part, kind]
+                                                  for m, part, kind in node.bracket_order
+                                                  if id(m) in mention_index]))
+            for entity in document.entities:
+                add("entities", doc=d, id=entity.id, type=entity.type, attrs=json.dumps(entity.attrs,
+                                                                                         ensure_ascii=False))
+            for mention in document.mentions:
+                assert mention.entity is not None
+                add("mentions", doc=d, mention=mention_index[id(mention)], entity=mention.entity.id,
+                    sent=mention.sentence.index, positions=[w.position for w in mention.words],
+                    head_pos=mention.head.position if mention.head is not None else None, link=mention.link,
+                    attrs=json.dumps(mention.attrs, ensure_ascii=False), bracket_width=mention.bracket_width,
+                    closing_width=mention.closing_width, hidden_fields=sorted(mention.hidden_fields))
+            for bridge in document.bridges:
+                assert bridge.anaphor.entity is not None
+                add("relations", doc=d, kind="bridge", entity=bridge.anaphor.entity.id,
+                    mention=mention_index[id(bridge.anaphor)], antecedents=[bridge.antecedent.id],
+                    label=bridge.label)
+            for split in document.split_antecedents:
+                add("relations", doc=d, kind="split", entity=split.entity.id,
+                    mention=mention_index[id(split.anchor)] if split.anchor is not None else None,
+                    antecedents=[a.id for a in split.antecedents], label=None)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in TABLES:
+        table = pa.table(rows[name]) if rows[name] else pa.table({"doc": pa.array([], pa.int64())})
+        temporary = folder / f".{name}.parquet.part"
+        pq.write_table(table, temporary)
+        temporary.replace(folder / f"{name}.parquet")
+
+
+def read_parquet(folder: str | Path, lenient: bool = False, report: Report | None = None) -> Corpus:
+    """Read a folder written by :func:`write_parquet` back into the model."""
+    folder = Path(folder)
+    missing = [name for name in TABLES if not (folder / f"{name}.parquet").exists()]
+    if missing:
+        raise FormatError(str(folder), None, f"not a harmonize Parquet folder: no {', '.join(missing)} table")
+    tables = {name: pq.read_table(folder / f"{name}.parquet").to_pylist() for name in TABLES}
+    corpus = Corpus(meta={"source": str(folder)})
+    with paused_gc():
+        documents: list[Document] = []
+        for row in tables["documents"]:
+            fields = tuple(row["entity_fields"]) if row["entity_fields"] is not None else None
+            documents.append(Document(id=row["id"], language=row["language"], genre=row["genre"], topic=row["topic"],
+                                      subtopic=row["subtopic"], source=row["source"], meta=json.loads(row["meta"]),
+                                      entity_fields=fields))
+        for row in tables["sentences"]:
+            comments = [CommentSlot(c[1:]) if c.startswith(_SLOT) else c for c in row["comments"]]
+            sentence = Sentence(id=row["id"], text=row["text"], comments=comments,
+                                multiwords=[MultiwordToken(f, l, form, tuple(cols))
+                                            for f, l, form, cols in json.loads(row["multiwords"])])
+            documents[row["doc"]].add_sentence(sentence)
+        pending_order: list[tuple[Node, int, list]] = []
+        for row in tables["tokens"]:
+            node = Node(row["id"], row["form"], row["lemma"], row["upos"], row["xpos"], row["feats"], row["head"],
+                        row["deprel"], row["deps"], dict((k, v) for k, v in json.loads(row["misc"])))
+            node.misc_order = tuple(row["misc_order"])
+            node.start_char, node.end_char = row["start_char"], row["end_char"]
+            documents[row["doc"]].sentences[row["sent"]].add_node(node)
+            order = json.loads(row["bracket_order"])
+            if order:
+                pending_order.append((node, row["doc"], order))
+        entities: list[dict[str, Entity]] = [{} for _ in documents]
+        for row in tables["entities"]:
+            document = documents[row["doc"]]
+            entity = Entity(row["id"], row["type"], json.loads(row["attrs"]), document=document)
+            document.entities.append(entity)
+            entities[row["doc"]][entity.id] = entity
+        mentions: list[dict[int, Mention]] = [{} for _ in documents]
+        for row in tables["mentions"]:
+            document = documents[row["doc"]]
+            nodes = document.sentences[row["sent"]].nodes
+            words = [nodes[p] for p in row["positions"]]
+            entity = entities[row["doc"]][row["entity"]]
+            mention = Mention(words, entity, nodes[row["head_pos"]] if row["head_pos"] is not None else None,
+                              row["link"], json.loads(row["attrs"]), row["bracket_width"], row["closing_width"],
+                              frozenset(row["hidden_fields"]))
+            entity.mentions.append(mention)
+            for node in words:
+                node.mentions += (mention,)
+            mentions[row["doc"]][row["mention"]] = mention
+        for row in tables["relations"]:
+            document, by_id = documents[row["doc"]], entities[row["doc"]]
+            if row["kind"] == "bridge":
+                document.bridges.append(Bridge(mentions[row["doc"]][row["mention"]], by_id[row["antecedents"][0]],
+                                               row["label"]))
+            else:
+                anchor = mentions[row["doc"]][row["mention"]] if row["mention"] is not None else None
+                document.split_antecedents.append(SplitAntecedent(by_id[row["entity"]],
+                                                                  [by_id[a] for a in row["antecedents"]], anchor))
+        for node, d, order in pending_order:
+            node.bracket_order = tuple((mentions[d][m], part, kind) for m, part, kind in order)
+    corpus.documents = documents
+    return corpus

@@ -1,0 +1,50 @@
+"""Parquet tables: readable by pandas, and read back into the same model (CorefUD output byte for byte)."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from harmonize.converters.corefud import format_corefud, parse_corefud, read_corefud
+from harmonize.converters.parquet import TABLES, read_parquet, write_parquet
+from harmonize.errors import FormatError, Report
+from harmonize.schemas.model import Corpus
+from harmonize.schemas.signature import corpus_signature
+from tests.conftest import shared
+
+
+def sample() -> Corpus:
+    return parse_corefud((resources.files("harmonize") / "samples" / "sample.conllu").read_text(encoding="utf-8"))
+
+
+def test_sample_round_trip_and_pandas_view(tmp_path: Path) -> None:
+    corpus = sample()
+    write_parquet(corpus, tmp_path / "pq")
+    again = read_parquet(tmp_path / "pq")
+    assert corpus_signature(again) == corpus_signature(sample())
+    assert format_corefud(again) == format_corefud(sample())
+    mentions = pd.read_parquet(tmp_path / "pq" / "mentions.parquet")
+    assert len(mentions) == 14 and list(mentions.columns[:5]) == ["doc", "mention", "entity", "sent", "positions"]
+    relations = pd.read_parquet(tmp_path / "pq" / "relations.parquet")
+    assert sorted(relations.kind) == ["bridge", "split"]
+    assert {p.name for p in (tmp_path / "pq").iterdir()} == {f"{t}.parquet" for t in TABLES}
+
+
+def test_all_of_gum_v11_comes_back_as_the_same_model(tmp_path: Path) -> None:
+    folder = shared("gum", "v11.1.0", "dep")
+    report = Report()
+    corpus = Corpus([d for p in sorted(folder.glob("*.conllu")) for d in read_corefud(p, True, report).documents])
+    write_parquet(corpus, tmp_path / "gum")
+    again = read_parquet(tmp_path / "gum")
+    assert corpus_signature(again) == corpus_signature(corpus)
+    assert format_corefud(again) == format_corefud(corpus)  # bookkeeping for exact CorefUD output included
+    assert len(pd.read_parquet(tmp_path / "gum" / "tokens.parquet")) == 268089 + 119  # words and empty nodes
+
+
+def test_a_folder_without_the_tables_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "x").mkdir()
+    with pytest.raises(FormatError, match="not a harmonize Parquet folder"):
+        read_parquet(tmp_path / "x")
