@@ -42,8 +42,8 @@ class Report:
     counts: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
 
-    def add(self, reason: str, example: str) -> None:
-        self.counts[reason] += 1
+    def add(self, reason: str, example: str, count: int = 1) -> None:
+        self.counts[reason] += count
         shown = self.examples.setdefault(reason, [])
         if len(shown) < EXAMPLES_PER_REASON:
             shown.append(example)

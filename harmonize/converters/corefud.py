@@ -255,6 +255,9 @@ class _Reader:
         elif key == "text" and sep:
             sentence.text = value
             sentence.comments.append(CommentSlot.TEXT if line == f"# text = {value}" else line)
+        elif key == "speaker" and sep and sentence.speaker is None:
+            sentence.speaker = value
+            sentence.comments.append(CommentSlot.SPEAKER if line == f"# speaker = {value}" else line)
         else:
             if key == "meta::genre" and self.document is not None:
                 self.document.genre = value
@@ -597,6 +600,10 @@ def _format_document(
         if not comments:
             comments = [slot for slot, value in ((CommentSlot.SENT_ID, sentence.id), (CommentSlot.TEXT, sentence.text))
                         if value is not None]
+        if sentence.speaker is not None and not any(
+            c is CommentSlot.SPEAKER or (isinstance(c, str) and c.startswith("# speaker")) for c in comments
+        ):
+            comments.append(CommentSlot.SPEAKER)
         if index == 0:
             comments = _document_comments(document, number, comments, fields, fields_in_force)
         for comment in comments:
@@ -672,6 +679,8 @@ def _render_comment(
         return f"# global.Entity = {'-'.join(fields or DEFAULT_ENTITY_FIELDS)}"
     if comment is CommentSlot.SENT_ID:
         return f"# sent_id = {sentence.id}" if sentence.id is not None else None
+    if comment is CommentSlot.SPEAKER:
+        return f"# speaker = {sentence.speaker}" if sentence.speaker is not None else None
     return f"# text = {sentence.text}" if sentence.text is not None else None
 
 

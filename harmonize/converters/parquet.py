@@ -4,17 +4,19 @@ Tables and keys (``doc`` is the document's index in the corpus, ``sent`` the sen
 ``pos`` the node's in its sentence, ``mention`` the mention's in its document; lists are Arrow lists):
 
 * ``documents``: doc, id, language, genre, topic, subtopic, source, meta (JSON), entity_fields (list or null)
-* ``sentences``: doc, sent, id, text, comments (list: verbatim lines; "\\x00sent_id" etc. where the model owns
+* ``sentences``: doc, sent, id, text, speaker, comments (list: verbatim lines; "\\x00sent_id" etc. where the model owns
   the line), multiwords (JSON: [first, last, form, other columns])
 * ``tokens``: doc, sent, pos, id, form, lemma, upos, xpos, feats, head, deprel, deps, misc (JSON list of
-  [key, value]), misc_order (list), start_char, end_char, bracket_order (JSON: [mention, part, kind])
+  [key, value]), misc_order (list), start_char, end_char, bracket_order (JSON: [mention, part, kind]),
+  conll2012 (list: the CoNLL-2012 line around its coreference cell, or null)
 * ``entities``: doc, id, type, attrs (JSON), in document order of the model's entity list
 * ``mentions``: doc, mention, entity, sent, positions (list of ``pos``), head_pos (or null), link, attrs (JSON),
   bracket_width, closing_width, hidden_fields (list)
 * ``relations``: doc, kind ("bridge" or "split"), entity (the bridging mention's entity, or the split entity),
   mention (the anaphor, or the split's anchor; null for none), antecedents (list of entity ids), label
 
-Columns hold strings as the model does ("_" for an empty CoNLL-U column). Everything a reader put in the model,
+The corpus's own ``meta`` (JSON) is the ``harmonize.corpus_meta`` schema metadata of ``documents``. Columns hold
+strings as the model does ("_" for an empty CoNLL-U column). Everything a reader put in the model,
 its bookkeeping for byte-exact CorefUD output included, comes back.
 """
 
@@ -33,6 +35,7 @@ from harmonize.schemas.model import (
 )
 
 TABLES = ("documents", "sentences", "tokens", "entities", "mentions", "relations")
+_CORPUS_META = "harmonize.corpus_meta"  # schema metadata of the documents table: the corpus's meta as JSON
 _SLOT = "\x00"
 
 
@@ -56,7 +59,7 @@ def write_parquet(corpus: Corpus, folder: str | Path, report: Report | None = No
             for m, mention in enumerate(document.mentions):
                 mention_index[id(mention)] = m
             for s, sentence in enumerate(document.sentences):
-                add("sentences", doc=d, sent=s, id=sentence.id, text=sentence.text,
+                add("sentences", doc=d, sent=s, id=sentence.id, text=sentence.text, speaker=sentence.speaker,
                     comments=[_SLOT + c.value if isinstance(c, CommentSlot) else c for c in sentence.comments],
                     multiwords=json.dumps([[w.first, w.last, w.form, list(w.columns)] for w in sentence.multiwords],
                                           ensure_ascii=False))
@@ -69,7 +72,8 @@ def write_parquet(corpus: Corpus, folder: str | Path, report: Report | None = No
                         misc_order=list(node.misc_order), start_char=node.start_char, end_char=node.end_char,
                         bracket_order=json.dumps([[mention_index[id(m)], part, kind]
                                                   for m, part, kind in node.bracket_order
-                                                  if id(m) in mention_index]))
+                                                  if id(m) in mention_index]),
+                        conll2012=list(node.conll2012) if node.conll2012 is not None else None)
             for entity in document.entities:
                 add("entities", doc=d, id=entity.id, type=entity.type, attrs=json.dumps(entity.attrs,
                                                                                          ensure_ascii=False))
@@ -92,6 +96,8 @@ def write_parquet(corpus: Corpus, folder: str | Path, report: Report | None = No
     folder.mkdir(parents=True, exist_ok=True)
     for name in TABLES:
         table = pa.table(rows[name]) if rows[name] else pa.table({"doc": pa.array([], pa.int64())})
+        if name == "documents":
+            table = table.replace_schema_metadata({_CORPUS_META: json.dumps(corpus.meta, ensure_ascii=False)})
         temporary = folder / f".{name}.parquet.part"
         pq.write_table(table, temporary)
         temporary.replace(folder / f"{name}.parquet")
@@ -103,8 +109,10 @@ def read_parquet(folder: str | Path, lenient: bool = False, report: Report | Non
     missing = [name for name in TABLES if not (folder / f"{name}.parquet").exists()]
     if missing:
         raise FormatError(str(folder), None, f"not a harmonize Parquet folder: no {', '.join(missing)} table")
-    tables = {name: pq.read_table(folder / f"{name}.parquet").to_pylist() for name in TABLES}
-    corpus = Corpus(meta={"source": str(folder)})
+    arrow = {name: pq.read_table(folder / f"{name}.parquet") for name in TABLES}
+    tables = {name: table.to_pylist() for name, table in arrow.items()}
+    stored = (arrow["documents"].schema.metadata or {}).get(_CORPUS_META.encode())
+    corpus = Corpus(meta={**(json.loads(stored) if stored else {}), "source": str(folder)})
     with paused_gc():
         documents: list[Document] = []
         for row in tables["documents"]:
@@ -114,7 +122,7 @@ def read_parquet(folder: str | Path, lenient: bool = False, report: Report | Non
                                       entity_fields=fields))
         for row in tables["sentences"]:
             comments = [CommentSlot(c[1:]) if c.startswith(_SLOT) else c for c in row["comments"]]
-            sentence = Sentence(id=row["id"], text=row["text"], comments=comments,
+            sentence = Sentence(id=row["id"], text=row["text"], speaker=row["speaker"], comments=comments,
                                 multiwords=[MultiwordToken(f, l, form, tuple(cols))
                                             for f, l, form, cols in json.loads(row["multiwords"])])
             documents[row["doc"]].add_sentence(sentence)
@@ -124,6 +132,8 @@ def read_parquet(folder: str | Path, lenient: bool = False, report: Report | Non
                         row["deprel"], row["deps"], dict((k, v) for k, v in json.loads(row["misc"])))
             node.misc_order = tuple(row["misc_order"])
             node.start_char, node.end_char = row["start_char"], row["end_char"]
+            if row["conll2012"] is not None:
+                node.conll2012 = tuple(row["conll2012"])
             documents[row["doc"]].sentences[row["sent"]].add_node(node)
             order = json.loads(row["bracket_order"])
             if order:

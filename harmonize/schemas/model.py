@@ -3,7 +3,7 @@
 See ``README.md`` in this folder for the overview. In short::
 
     Corpus ─┬─ Document (id, language, genre, topic, subtopic, source, meta)
-            │    ├─ Sentence (id, text, comments)
+            │    ├─ Sentence (id, text, speaker, comments)
             │    │    ├─ Node      word (id "5") or empty node (id "5.1"), CoNLL-U columns, char offsets
             │    │    └─ MultiwordToken (id "3-4")
             │    ├─ Entity (id, type, attrs) ── mentions, in document order
@@ -33,6 +33,7 @@ class CommentSlot(Enum):
     GLOBAL_ENTITY = "global.Entity"
     SENT_ID = "sent_id"
     TEXT = "text"
+    SPEAKER = "speaker"
 
 
 def _column(index: int, doc: str) -> property:
@@ -62,7 +63,7 @@ class Node:
 
     __slots__ = (
         "sentence", "id", "_columns", "_line", "_misc", "misc_order", "start_char", "end_char", "mentions",
-        "position", "bracket_order",
+        "position", "bracket_order", "conll2012",
     )
 
     def __init__(
@@ -95,6 +96,9 @@ class Node:
         # Order of the CorefUD brackets on this node as read: (mention, part number, "open"|"close"|"single").
         # The writer follows it while it still describes the node's mentions.
         self.bracket_order: tuple[tuple[Mention, int, str], ...] = ()
+        # The CoNLL-2012 line as read, cut around its coreference cell: (text before, cell, text after). The
+        # CoNLL-2012 writer keeps the other columns and their spacing from it.
+        self.conll2012: tuple[str, str, str] | None = None
 
     @classmethod
     def from_line(cls, line: str, node_id: str) -> Node:
@@ -110,6 +114,7 @@ class Node:
         node.mentions = ()
         node.position = 0
         node.bracket_order = ()
+        node.conll2012 = None
         return node
 
     def _split(self) -> list[str]:
@@ -203,11 +208,13 @@ class Sentence:
     """A sentence: its nodes (words and empty nodes, in file order), multiword tokens and comments.
 
     ``comments`` holds the comment lines verbatim (with their "#") except those the model owns, which stand as a
-    :class:`CommentSlot` and are written from ``id``, ``text`` and the document.
+    :class:`CommentSlot` and are written from ``id``, ``text``, ``speaker`` and the document. ``speaker`` is who
+    says the sentence (CorefUD/GUM ``# speaker = X``, the CoNLL-2012 speaker column).
     """
 
     id: str | None = None
     text: str | None = None
+    speaker: str | None = None
     comments: list[str | CommentSlot] = field(default_factory=list)
     nodes: list[Node] = field(default_factory=list)
     multiwords: list[MultiwordToken] = field(default_factory=list)
