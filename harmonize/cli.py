@@ -39,6 +39,8 @@ def list_formats() -> None:
     for fmt in formats():
         can = "/".join(word for word, able in (("read", fmt.reader), ("write", fmt.writer)) if able)
         typer.echo(f"{fmt.name:<12} {can:<11} {fmt.summary}")
+        for key, (values, purpose) in fmt.options.items():
+            typer.echo(f"{'':<24} -O {key}={'|'.join(values)}: {purpose}")
 
 
 @app.command()
@@ -53,10 +55,13 @@ def convert(
     report_path: Annotated[Path | None, typer.Option("--report", help="Write what was dropped, as JSON.")] = None,
     sample: Annotated[bool, typer.Option(help="Convert the small CorefUD sample shipped with harmonize.")] = False,
     jobs_: Annotated[int, typer.Option("--jobs", help="Files converted at once (default: one per core).")] = 0,
+    option: Annotated[list[str] | None, typer.Option(
+        "-O", "--option", help="Writer option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
 ) -> None:
     """Convert corpora from one format to another through the harmonize model."""
     reader = get_format(source, "read")
     writer = get_format(target, "write")
+    options = writer.writer_options(option or [])
     files = _input_files(inputs or [], reader, sample)
     jobs = _plan_outputs(files, output, writer)
     reports: dict[str, Report] = {}
@@ -65,12 +70,12 @@ def convert(
         task = progress.add_task("converting", total=len(jobs))
         if workers < 2:
             for in_path, out_path in jobs:
-                reports[str(in_path)] = convert_file(in_path, out_path, reader, writer, lenient)
+                reports[str(in_path)] = convert_file(in_path, out_path, reader, writer, lenient, options)
                 progress.advance(task)
         else:
             # Each file is independent: workers read and write whole files; reports come back.
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = {pool.submit(_convert_job, (i, o, source, target, lenient)): i for i, o in jobs}
+                futures = {pool.submit(_convert_job, (i, o, source, target, lenient, options)): i for i, o in jobs}
                 try:
                     for future in as_completed(futures):
                         reports[str(futures[future])] = future.result()
@@ -233,8 +238,8 @@ def stats(
 
 def _convert_job(job: tuple) -> Report:
     """Worker: one file of a multi-file conversion."""
-    in_path, out_path, source, target, lenient = job
-    return convert_file(in_path, out_path, get_format(source, "read"), get_format(target, "write"), lenient)
+    in_path, out_path, source, target, lenient, options = job
+    return convert_file(in_path, out_path, get_format(source, "read"), get_format(target, "write"), lenient, options)
 
 
 def _count_file(job: tuple) -> tuple[dict, Report]:
@@ -262,11 +267,13 @@ def _gum_splits(files: list[Path]) -> dict[str, str]:
     return split_of
 
 
-def convert_file(in_path: Path, out_path: Path, reader: Format, writer: Format, lenient: bool) -> Report:
+def convert_file(
+    in_path: Path, out_path: Path, reader: Format, writer: Format, lenient: bool, options: dict[str, str] | None = None
+) -> Report:
     """Read one file, write it in the target format, free the model at once; return what was dropped."""
     report = Report()
     corpus = reader.reader(in_path, lenient, report)  # type: ignore[misc]
-    writer.writer(corpus, out_path, report)  # type: ignore[misc]
+    writer.writer(corpus, out_path, report, **(options or {}))  # type: ignore[misc]
     corpus.release()
     return report
 
@@ -283,9 +290,10 @@ def _input_files(inputs: list[Path], reader: Format, sample: bool) -> list[Path]
         if path.is_dir() and path.suffix == reader.extension:
             files.append(path)  # a format stored as a folder (Parquet tables) is one input
         elif path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.suffix == reader.extension)
+            found = sorted(p for p in path.iterdir() if reader.takes(p))
             if not found:
-                raise HarmonizeError(f"{path}: no *{reader.extension} files in this folder")
+                endings = ", ".join(f"*{ending}" for ending in reader.accepts or (reader.extension,))
+                raise HarmonizeError(f"{path}: no {endings} files in this folder")
             files.extend(found)
         elif path.is_file():
             files.append(path)

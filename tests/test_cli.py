@@ -18,8 +18,20 @@ def harmonize(*args: str | Path) -> subprocess.CompletedProcess[str]:
 
 def test_formats_lists_readers_and_writers_one_line_each() -> None:
     done = harmonize("formats")
-    lines = {line.split()[0]: line.split()[1] for line in done.stdout.splitlines()}
-    assert done.returncode == 0 and lines["corefud"] == "read/write" and lines["conll2012"] == "read"
+    lines = {line.split()[0]: line.split()[1] for line in done.stdout.splitlines() if not line.startswith(" ")}
+    assert done.returncode == 0 and set(lines.values()) == {"read/write"}
+    assert set(lines) == {"conll2012", "corefud", "parquet"}
+    assert "-O layout=ontonotes|gum|scorer" in done.stdout  # writer options, indented under their format
+
+
+def test_writer_options_reach_the_writer_and_bad_ones_are_refused(tmp_path: Path) -> None:
+    done = harmonize("convert", "--sample", "--to", "conll2012", "-O", "layout=gum", "-o", tmp_path / "s.conll")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "s.conll").read_text(encoding="utf-8").startswith("# begin document ")
+    done = harmonize("convert", "--sample", "--to", "conll2012", "-O", "layout=tsv", "-o", tmp_path / "t.conll")
+    assert done.returncode == 1 and "layout must be one of ontonotes, gum, scorer" in done.stderr
+    done = harmonize("convert", "--sample", "--to", "corefud", "-O", "layout=gum", "-o", tmp_path / "u.conllu")
+    assert done.returncode == 1 and "corefud writer: unknown option 'layout=gum'; it takes none" in done.stderr
 
 
 def test_sample_conversion_is_byte_identical(tmp_path: Path) -> None:
@@ -74,7 +86,7 @@ def test_usage_errors_exit_2_and_other_errors_exit_1(tmp_path: Path) -> None:
     done = harmonize("convert", tmp_path / "missing.conllu", "-o", tmp_path / "x.conllu")
     assert done.returncode == 1 and "no such file or folder" in done.stderr and "Traceback" not in done.stderr
     done = harmonize("convert", "--sample", "--from", "nope", "-o", tmp_path / "x.conllu")
-    assert done.returncode == 1 and "no format 'nope' to read; available: conll2012, corefud" in done.stderr
+    assert done.returncode == 1 and "no format 'nope' to read; available: conll2012, corefud, parquet" in done.stderr
 
 
 def test_two_inputs_with_the_same_name_are_refused(tmp_path: Path) -> None:

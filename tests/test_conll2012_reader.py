@@ -28,8 +28,8 @@ def test_bracket_forms_nested_chained_and_piped() -> None:
 
 
 @pytest.mark.parametrize("text,line,reason", [
-    ("#begin document (d);\na\t(1\n\nb\t1)\n#end document\n", 2, "mention crosses a sentence boundary"),
-    ("#begin document (d);\na\tx1)\n#end document\n", 2, "malformed coreference"),
+    ("#begin document (d);\na\t(1\n\nb\t1)\n#end document\n", 2, "mention not closed within its sentence"),
+    ("#begin document (d);\na\t(1))\n#end document\n", 2, "malformed coreference"),
     ("#begin document (d);\na\t1)\n#end document\n", 2, "closing bracket without an open mention"),
     ("#begin document (d);\na\t(1)\n", 1, "#begin document without #end document"),
     ("a\t(1)\n", 1, "token outside a document"),

@@ -48,3 +48,15 @@ def test_a_folder_without_the_tables_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "x").mkdir()
     with pytest.raises(FormatError, match="not a harmonize Parquet folder"):
         read_parquet(tmp_path / "x")
+
+
+def test_conll2012_files_come_back_byte_identical_through_parquet(tmp_path: Path) -> None:
+    """Layout bookkeeping (the lines around the cells, Potsdam's bare ids, a missing final newline) is kept too."""
+    from harmonize.converters.conll2012 import format_conll2012, read_conll2012
+
+    paths = [shared("conll2012", "ontonotes_sample_allennlp", "coref.gold_conll"),
+             shared("litbank", "conll", "105_persuasion_brat.conll"),
+             shared("mmax2", "potsdam_pcc2.2", "coreference-conll", "maz-11299.conll")]
+    for number, path in enumerate(paths):
+        write_parquet(read_conll2012(path), tmp_path / str(number))
+        assert format_conll2012(read_parquet(tmp_path / str(number))) == path.read_text(encoding="utf-8"), path.name

@@ -152,7 +152,7 @@ def test_genre_table_of_the_official_ontogum_output_matches_its_readme() -> None
     genre = stats_tables(corpus, by="genre")["genre"]
     # README: 150 docs, 134,488 tokens, 17,099 mentions, 3,913 clusters; one mention of GUM_bio_jerome never
     # closes its bracket ("(10" at token 292), so it is dropped and reported.
-    assert report.counts == {"mention crosses a sentence boundary": 1}
+    assert report.counts == {"mention not closed within its sentence": 1}
     assert (genre.documents.sum(), genre.tokens.sum(), genre.mentions.sum() + 1, genre.clusters.sum()) == (
         150, 134488, 17099, 3913)
     assert len(genre) == 11 and genre.proper.isna().all()  # no POS in the 3-column files: unknown, not 0

@@ -2,6 +2,7 @@
 
 from harmonize.converters import conll2012, corefud, parquet
 from harmonize.converters.registry import Format, formats, get_format, register
+from harmonize.converters.spans import POLICIES
 
 register(
     Format(
@@ -16,9 +17,16 @@ register(
 register(
     Format(
         name="conll2012",
-        summary="CoNLL-2012 / OntoNotes coreference columns (reader: tokens, sentences and coreference so far)",
+        summary="CoNLL-2012 / OntoNotes columns (also LitBank, GUM, PCC, scorer keys; read layouts written back)",
         extension=".conll",
         reader=lambda path, lenient, report: conll2012.read_conll2012(path, lenient, report),
+        writer=lambda corpus, path, report, layout=None, discontinuous="drop": conll2012.write_conll2012(
+            corpus, path, report, layout, discontinuous),
+        options={
+            "layout": (conll2012.LAYOUTS, "rewrite every document in this layout (default: as read, else ontonotes)"),
+            "discontinuous": (POLICIES, "drop discontinuous mentions, or keep the part with the head"),
+        },
+        accepts=(".conll", "_conll", ".key", ".response"),
     )
 )
 

@@ -7,14 +7,15 @@ Each format is one module in ``harmonize/converters/`` plus one :func:`register`
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from harmonize.errors import HarmonizeError, Report
 from harmonize.schemas.model import Corpus
 
 Reader = Callable[[Path, bool, Report], Corpus]
-Writer = Callable[[Corpus, Path, Report], None]
+# corpus, output path, report, then the writer's options (see Format.options) as keyword arguments
+Writer = Callable[..., None]
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,26 @@ class Format:
     extension: str  # of one output file, with the dot
     reader: Reader | None = None
     writer: Writer | None = None
+    # Writer options: name -> the values it takes and what it does.
+    options: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
+    # Endings of the file names the reader takes from a folder (default: the extension).
+    accepts: tuple[str, ...] = ()
+
+    def takes(self, path: Path) -> bool:
+        return path.name.endswith(self.accepts or (self.extension,))
+
+    def writer_options(self, pairs: list[str]) -> dict[str, str]:
+        """``KEY=VALUE`` pairs checked against the writer's options."""
+        chosen: dict[str, str] = {}
+        for pair in pairs:
+            key, sep, value = pair.partition("=")
+            if not sep or key not in self.options:
+                known = ", ".join(f"{k}=" + "|".join(values) for k, (values, _help) in self.options.items())
+                raise HarmonizeError(f"{self.name} writer: unknown option {pair!r}; it takes {known or 'none'}")
+            if value not in self.options[key][0]:
+                raise HarmonizeError(f"{self.name} writer: {key} must be one of {', '.join(self.options[key][0])}")
+            chosen[key] = value
+        return chosen
 
 
 _FORMATS: dict[str, Format] = {}

@@ -1,0 +1,102 @@
+"""Mentions as contiguous spans of words, for formats that know neither gaps nor empty nodes (CoNLL-2012, jsonlines).
+
+Two things in the model have no place there, and each is handled by a named rule whose effect is reported:
+
+* empty nodes (CorefUD zeros) are not tokens there: a mention loses its empty nodes, and a mention of empty nodes
+  only is dropped;
+* a discontinuous mention follows ``policy``: ``"drop"`` leaves it out, ``"head-part"`` keeps its largest
+  contiguous part that contains its head (the largest part where the head is unknown or an empty node).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harmonize.errors import Report
+from harmonize.schemas.model import Document, Mention, Node, Sentence
+
+POLICIES = ("drop", "head-part")
+
+
+@dataclass(frozen=True, slots=True)
+class WordSpan:
+    """A mention's words: sentence index and the first and last word index in it (0-based, inclusive, empty nodes
+    not counted)."""
+
+    sentence: int
+    start: int
+    end: int
+
+
+def word_index(sentence: Sentence) -> dict[int, int]:
+    """``id(node)`` -> index among the sentence's words (empty nodes have none)."""
+    index: dict[int, int] = {}
+    for node in sentence.nodes:
+        if not node.is_empty:
+            index[id(node)] = len(index)
+    return index
+
+
+def contiguous_spans(document: Document, policy: str, report: Report, target: str) -> dict[Mention, WordSpan]:
+    """Each mention of ``document`` that ``target`` (the format's name, for the report) can hold, as a WordSpan."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r} for discontinuous mentions; choose one of {', '.join(POLICIES)}")
+    indices: dict[int, dict[int, int]] = {}
+    spans: dict[Mention, WordSpan] = {}
+    for entity in document.entities:
+        for mention in entity.mentions:
+            sentence = mention.sentence
+            index = indices.get(sentence.index)
+            if index is None:
+                index = indices[sentence.index] = word_index(sentence)
+            words: list[Node] = [w for w in mention.words if not w.is_empty]
+            where = f"{document.id}: {entity.id} {mention.text!r}"
+            if not words:
+                report.add(f"mention of empty nodes only dropped ({target} has no empty nodes)", where)
+                continue
+            if len(words) < len(mention.words):
+                report.add(f"empty nodes left out of a mention ({target} has no empty nodes)", where)
+            runs: list[list[int]] = []
+            for word in words:
+                at = index[id(word)]
+                if runs and runs[-1][-1] + 1 == at:
+                    runs[-1].append(at)
+                else:
+                    runs.append([at])
+            if len(runs) > 1:
+                if policy == "drop":
+                    report.add(f"discontinuous mention dropped (policy drop; {target} has no gaps)", where)
+                    continue
+                head = index.get(id(mention.head)) if mention.head is not None else None
+                with_head = [run for run in runs if head in run]
+                runs = [with_head[0] if with_head else max(runs, key=len)]
+                report.add(f"discontinuous mention cut to its part with the head (policy head-part; {target} has "
+                           "no gaps)", where)
+            spans[mention] = WordSpan(sentence.index, runs[0][0], runs[0][-1])
+    return spans
+
+
+def report_unwritten(
+    document: Document, spans: dict[Mention, WordSpan], report: Report, target: str, typed_labels: bool = False
+) -> None:
+    """Count what ``document`` has that a word-span format cannot hold (GUM-style CoNLL-2012 labels keep entity
+    types and identities: ``typed_labels``)."""
+    where = str(document.id)
+    kept_entity_fields = ("identity",) if typed_labels else ()
+    counts = {
+        "entity types": 0 if typed_labels else sum(1 for e in document.entities if e.type),
+        "entity fields": sum(1 for e in document.entities for key in e.attrs if key not in kept_entity_fields),
+        "heads": sum(1 for m in spans if m.head is not None),
+        "mention link types": sum(1 for m in spans if m.link is not None),
+        "mention fields": sum(len(m.attrs) for m in spans),
+        "bridging": len(document.bridges),
+        "split antecedents": len(document.split_antecedents),
+        # Word and POS are written; read CoNLL-2012 lines keep their own columns.
+        "tokens with CoNLL-U columns": sum(
+            1 for node in document.nodes()
+            if node.conll2012 is None and not node.is_empty and any(
+                value != "_" for value in (node.lemma, node.upos, node.feats, node.head, node.deprel, node.deps))),
+    }
+    for what, count in counts.items():
+        if count:
+            report.add(f"{what} not written ({target} has no place for them)", where, count)
