@@ -1,6 +1,6 @@
 """Readers and writers, one module per format, all looked up through :mod:`harmonize.converters.registry`."""
 
-from harmonize.converters import conll2012, corefud, parquet
+from harmonize.converters import conll2012, corefud, jsonlines, parquet
 from harmonize.converters.registry import Format, formats, get_format, register
 from harmonize.converters.spans import POLICIES
 
@@ -27,6 +27,22 @@ register(
             "discontinuous": (POLICIES, "drop discontinuous mentions, or keep the part with the head"),
         },
         accepts=(".conll", "_conll", ".key", ".response"),
+    )
+)
+
+register(
+    Format(
+        name="jsonlines",
+        summary="e2e-coref jsonlines (doc_key, sentences, speakers, clusters, pos), one document per line",
+        extension=".jsonlines",
+        reader=lambda path, lenient, report: jsonlines.read_jsonlines(path, lenient, report),
+        writer=lambda corpus, path, report, discontinuous="drop", singletons="keep": jsonlines.write_jsonlines(
+            corpus, path, report, discontinuous, singletons),
+        options={
+            "discontinuous": (POLICIES, "drop discontinuous mentions, or keep the part with the head"),
+            "singletons": (("keep", "drop"), "keep one-mention clusters, or drop them"),
+        },
+        accepts=(".jsonlines", ".jsonl"),
     )
 )
 
