@@ -1,8 +1,14 @@
 """Readers and writers, one module per format, all looked up through :mod:`harmonize.converters.registry`."""
 
-from harmonize.converters import conll2012, corefud, jsonlines, parquet
+from harmonize.converters import conll2012, corefud, jsonlines
 from harmonize.converters.registry import Format, formats, get_format, register
 from harmonize.converters.spans import POLICIES
+
+def _parquet():  # noqa: ANN202 - the module, imported on first use: pyarrow takes a while to load
+    from harmonize.converters import parquet
+
+    return parquet
+
 
 register(
     Format(
@@ -51,8 +57,8 @@ register(
         name="parquet",
         summary="Parquet tables (documents, sentences, tokens, entities, mentions, relations), one folder per input",
         extension=".parquet",
-        reader=lambda path, lenient, report: parquet.read_parquet(path, lenient, report),
-        writer=lambda corpus, path, report: parquet.write_parquet(corpus, path, report),
+        reader=lambda path, lenient, report: _parquet().read_parquet(path, lenient, report),
+        writer=lambda corpus, path, report: _parquet().write_parquet(corpus, path, report),
     )
 )
 

@@ -35,6 +35,8 @@ from harmonize.schemas.model import (
 )
 
 TABLES = ("documents", "sentences", "tokens", "entities", "mentions", "relations")
+_TOKEN_COLUMNS = ("doc", "sent", "id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc",
+                  "misc_order", "start_char", "end_char", "bracket_order", "conll2012")
 _CORPUS_META = "harmonize.corpus_meta"  # schema metadata of the documents table: the corpus's meta as JSON
 _SLOT = "\x00"
 
@@ -49,6 +51,7 @@ def write_parquet(corpus: Corpus, folder: str | Path, report: Report | None = No
         for key, value in values.items():
             columns.setdefault(key, []).append(value)
 
+    token_rows: list[tuple] = []
     with paused_gc():
         for d, document in enumerate(corpus.documents):
             add("documents", doc=d, id=document.id, language=document.language, genre=document.genre,
@@ -64,16 +67,16 @@ def write_parquet(corpus: Corpus, folder: str | Path, report: Report | None = No
                     multiwords=json.dumps([[w.first, w.last, w.form, list(w.columns)] for w in sentence.multiwords],
                                           ensure_ascii=False))
                 for node in sentence.nodes:
-                    columns = node.columns()
-                    add("tokens", doc=d, sent=s, pos=node.position, id=columns[0], form=columns[1],
-                        lemma=columns[2], upos=columns[3], xpos=columns[4], feats=columns[5], head=columns[6],
-                        deprel=columns[7], deps=columns[8], misc=json.dumps(list(node.misc.items()),
-                                                                             ensure_ascii=False),
-                        misc_order=list(node.misc_order), start_char=node.start_char, end_char=node.end_char,
-                        bracket_order=json.dumps([[mention_index[id(m)], part, kind]
-                                                  for m, part, kind in node.bracket_order
-                                                  if id(m) in mention_index]),
-                        conll2012=list(node.conll2012) if node.conll2012 is not None else None)
+                    # Tokens are most of the data: one tuple per row, no JSON for the usual empty values.
+                    misc = node.misc
+                    order = [[mention_index[id(m)], part, kind] for m, part, kind in node.bracket_order
+                             if id(m) in mention_index]
+                    token_rows.append((
+                        d, s, node.position, *node.columns(),
+                        json.dumps(list(misc.items()), ensure_ascii=False) if misc else "[]",
+                        list(node.misc_order), node.start_char, node.end_char,
+                        json.dumps(order) if order else "[]",
+                        list(node.conll2012) if node.conll2012 is not None else None))
             for entity in document.entities:
                 add("entities", doc=d, id=entity.id, type=entity.type, attrs=json.dumps(entity.attrs,
                                                                                          ensure_ascii=False))
@@ -93,6 +96,8 @@ def write_parquet(corpus: Corpus, folder: str | Path, report: Report | None = No
                 add("relations", doc=d, kind="split", entity=split.entity.id,
                     mention=mention_index[id(split.anchor)] if split.anchor is not None else None,
                     antecedents=[a.id for a in split.antecedents], label=None)
+    if token_rows:
+        rows["tokens"] = dict(zip(("doc", "sent", "pos", *_TOKEN_COLUMNS[2:]), map(list, zip(*token_rows))))
     folder.mkdir(parents=True, exist_ok=True)
     for name in TABLES:
         table = pa.table(rows[name]) if rows[name] else pa.table({"doc": pa.array([], pa.int64())})
@@ -110,7 +115,7 @@ def read_parquet(folder: str | Path, lenient: bool = False, report: Report | Non
     if missing:
         raise FormatError(str(folder), None, f"not a harmonize Parquet folder: no {', '.join(missing)} table")
     arrow = {name: pq.read_table(folder / f"{name}.parquet") for name in TABLES}
-    tables = {name: table.to_pylist() for name, table in arrow.items()}
+    tables = {name: table.to_pylist() for name, table in arrow.items() if name != "tokens"}
     stored = (arrow["documents"].schema.metadata or {}).get(_CORPUS_META.encode())
     corpus = Corpus(meta={**(json.loads(stored) if stored else {}), "source": str(folder)})
     with paused_gc():
@@ -127,17 +132,19 @@ def read_parquet(folder: str | Path, lenient: bool = False, report: Report | Non
                                             for f, l, form, cols in json.loads(row["multiwords"])])
             documents[row["doc"]].add_sentence(sentence)
         pending_order: list[tuple[Node, int, list]] = []
-        for row in tables["tokens"]:
-            node = Node(row["id"], row["form"], row["lemma"], row["upos"], row["xpos"], row["feats"], row["head"],
-                        row["deprel"], row["deps"], dict((k, v) for k, v in json.loads(row["misc"])))
-            node.misc_order = tuple(row["misc_order"])
-            node.start_char, node.end_char = row["start_char"], row["end_char"]
-            if row["conll2012"] is not None:
-                node.conll2012 = tuple(row["conll2012"])
-            documents[row["doc"]].sentences[row["sent"]].add_node(node)
-            order = json.loads(row["bracket_order"])
-            if order:
-                pending_order.append((node, row["doc"], order))
+        # Tokens are most of the data: read column-wise, and skip JSON for the usual empty values.
+        tokens = arrow["tokens"].to_pydict() if arrow["tokens"].num_rows else dict.fromkeys(_TOKEN_COLUMNS, [])
+        for (d, s, node_id, form, lemma, upos, xpos, feats, head, deprel, deps, misc, misc_order, start_char,
+             end_char, bracket_order, conll2012) in zip(*(tokens[c] for c in _TOKEN_COLUMNS)):
+            node = Node(node_id, form, lemma, upos, xpos, feats, head, deprel, deps,
+                        dict(json.loads(misc)) if misc != "[]" else {})
+            node.misc_order = tuple(misc_order)
+            node.start_char, node.end_char = start_char, end_char
+            if conll2012 is not None:
+                node.conll2012 = tuple(conll2012)
+            documents[d].sentences[s].add_node(node)
+            if bracket_order != "[]":
+                pending_order.append((node, d, json.loads(bracket_order)))
         entities: list[dict[str, Entity]] = [{} for _ in documents]
         for row in tables["entities"]:
             document = documents[row["doc"]]
