@@ -290,7 +290,7 @@ def _input_files(inputs: list[Path], reader: Format, sample: bool) -> list[Path]
         if path.is_dir() and path.suffix == reader.extension:
             files.append(path)  # a format stored as a folder (Parquet tables) is one input
         elif path.is_dir():
-            found = sorted(p for p in path.iterdir() if reader.takes(p))
+            found = reader.inputs_in(path)
             if not found:
                 endings = ", ".join(f"*{ending}" for ending in reader.accepts or (reader.extension,))
                 raise HarmonizeError(f"{path}: no {endings} files in this folder")

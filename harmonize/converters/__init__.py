@@ -1,6 +1,6 @@
 """Readers and writers, one module per format, all looked up through :mod:`harmonize.converters.registry`."""
 
-from harmonize.converters import conll2012, corefud, jsonlines
+from harmonize.converters import conll2012, corefud, gum, jsonlines
 from harmonize.converters.registry import Format, formats, get_format, register
 from harmonize.converters.spans import POLICIES
 
@@ -33,6 +33,16 @@ register(
             "discontinuous": (POLICIES, "drop discontinuous mentions, or keep the part with the head"),
         },
         accepts=(".conll", "_conll", ".key", ".response"),
+    )
+)
+
+register(
+    Format(
+        name="gum",
+        summary="GUM release: WebAnno TSV 3.2 coreference (coref_tsv/) on the UD trees of dep/ (reader)",
+        extension=".tsv",
+        reader=lambda path, lenient, report: gum.read_gum(path, lenient, report),
+        find=gum.tsv_files,
     )
 )
 

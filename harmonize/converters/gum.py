@@ -1,12 +1,44 @@
-"""GUM corpus folders. So far: the official train/dev/test/test2 split (``splits.md``); the WebAnno TSV reader
-comes with the GUM issue."""
+"""GUM corpus folders: WebAnno TSV 3.2 coreference (``coref_tsv/``) on the UD trees of ``dep/``, and ``splits.md``.
+
+A GUM release (v7.2.0, v11.1.0 ...) has ``coref_tsv/NAME.tsv`` and ``dep/NAME.conllu`` per document. The TSV
+is read for coreference, the CoNLL-U for sentences, tokens and trees; the two token sequences must agree (form by
+form; the masked Reddit documents have underscores in both), else an error names the document and the token.
+
+TSV layout: ``#T_SP=webanno.custom.Referent|entity|infstat|...`` names the span features (v7: entity, infstat,
+identity; v11 adds salience and centering), ``#T_RL=webanno.custom.Coref|type|BT_...`` the relation columns;
+then one line per token: ``S-T``, character offsets, form, one column per span feature (stacked spans joined by
+``|``, each ``value[span id]``; no id: a one-token span), the link types and their targets. A link is written on
+the first token of its source span and points forward: ``15-8[114_3]`` is token 15-8, target span 114, source
+span 3.
+
+In the model:
+
+* each span is a :class:`Mention`; ``entity`` is the entity type, ``identity`` (Wikipedia) an entity
+  attribute, ``infstat``, ``salience``, ``centering`` mention attributes (``attrs``);
+* entities are the chains of links other than bridging (coref, ana, cata, appos, pred, disc), numbered "1",
+  "2", ... in order of first mention; ``Mention.link`` is the type of the link into the mention (a chain's
+  first mention: the type of its link onward, as GUM's CorefUD has it; singletons: None);
+* ``bridge:def`` and ``bridge:other`` are :class:`Bridge` (label ``def``/``other``) from the target mention to the
+  source's entity; ``bridge:aggr`` makes the target's entity a :class:`SplitAntecedent` of the sources' entities,
+  as GUM's own CorefUD release does.
+
+Nothing is dropped silently: conflicting entity types or identities within a chain keep the first value and are
+reported (an error unless lenient), as the CorefUD reader does.
+"""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from harmonize.errors import FormatError
+from harmonize.converters.corefud import read_corefud
+from harmonize.errors import FormatError, Problems, Report
+from harmonize.io import paused_gc, read_text
+from harmonize.schemas.model import Bridge, Corpus, Document, Entity, Mention, Node, SplitAntecedent
+
+_VALUE = re.compile(r"(.*?)(?:\[(\d+)\])?$")
+_TARGET = re.compile(r"(\d+-\d+)(?:\[(\d+)_(\d+)\])?$")
+_CHAIN_BREAKING = "bridge"  # link types starting so relate entities instead of joining them
 
 
 def read_splits(folder: str | Path) -> dict[str, list[str]]:
@@ -23,3 +55,222 @@ def read_splits(folder: str | Path) -> dict[str, list[str]]:
                 raise FormatError(str(path), number, "document listed before any '## split' header")
             current.append(line.strip().lstrip("*").strip())
     return splits
+
+
+def tsv_files(folder: Path) -> list[Path]:
+    """The documents of a GUM release folder (``coref_tsv/``; ``tsv/`` in ``reddit_masked/``) or of a TSV folder."""
+    for inner in (folder / "coref_tsv", folder / "tsv"):
+        if inner.is_dir():
+            return sorted(inner.glob("*.tsv"))
+    return sorted(folder.glob("*.tsv"))
+
+
+def read_gum(path: str | Path, lenient: bool = False, report: Report | None = None) -> Corpus:
+    """One GUM document: ``coref_tsv/NAME.tsv`` with the trees of ``../dep/NAME.conllu``."""
+    path = Path(path)
+    report = report if report is not None else Report()
+    dep = path.parent.parent / "dep" / f"{path.stem}.conllu"
+    if not dep.exists():
+        raise FormatError(str(path), None, f"no UD trees for it: {dep} not found")
+    corpus = read_corefud(dep, True, Report())  # the trees; its own coreference is replaced by the TSV's
+    if len(corpus.documents) != 1:
+        raise FormatError(str(dep), None, f"expected one document, found {len(corpus.documents)}")
+    document = corpus.documents[0]
+    _clear_coreference(document)
+    with paused_gc():
+        _TsvReader(str(path), document, Problems(str(path), lenient, report)).read(read_text(path))
+    document.source = str(path)
+    corpus.meta["source"] = str(path)
+    return corpus
+
+
+def _clear_coreference(document: Document) -> None:
+    for node in document.nodes():
+        if node.mentions or node.bracket_order or {"Entity", "Bridge", "SplitAnte"} & set(node.misc_order):
+            _ = node.misc  # from now on the node is written from the model, not from its line as read
+            node.misc_order = tuple(k for k in node.misc_order if k not in ("Bridge", "SplitAnte"))
+        node.mentions = ()
+        node.bracket_order = ()
+    document.entities = []
+    document.bridges = []
+    document.split_antecedents = []
+
+
+class _Span:
+    __slots__ = ("features", "first_line", "key", "nodes")
+
+    def __init__(self, key: str, line: int) -> None:
+        self.key = key
+        self.first_line = line
+        self.nodes: list[Node] = []
+        self.features: dict[str, str] = {}
+
+
+class _TsvReader:
+    def __init__(self, path: str, document: Document, problem: Problems) -> None:
+        self.path = path
+        self.document = document
+        self.problem = problem
+        self.words = [node for node in document.nodes() if not node.is_empty]
+        self.by_token_id: dict[str, Node] = {}
+        self.spans: dict[str, _Span] = {}
+        self.links: list[tuple[int, str, Node, str | None, str, str | None]] = []
+
+    def read(self, text: str) -> None:
+        span_features: list[str] = []
+        relation_columns = 0
+        at = 0  # index into the dep's words
+        for number, line in enumerate(text.split("\n"), 1):
+            if line.startswith("#T_SP="):
+                span_features = line.split("|")[1:]
+            elif line.startswith("#T_RL="):
+                relation_columns = len(line.split("|")) - 1
+            elif line and not line.startswith("#"):
+                columns = line.rstrip("\n").split("\t")
+                if len(columns) < 3 + len(span_features) + relation_columns:
+                    self.problem(number, "wrong column count",
+                                 f"{len(columns)} columns, the header declares {3 + len(span_features)} + "
+                                 f"{relation_columns}")
+                    continue
+                token_id, form = columns[0], columns[2]
+                if at >= len(self.words):
+                    raise FormatError(self.path, number, f"token {token_id} {form!r} is beyond the {len(self.words)} "
+                                                         f"words of {self.document.id} in dep/")
+                node = self.words[at]
+                if node.form != form:
+                    raise FormatError(self.path, number, f"token {token_id} is {form!r} here and {node.form!r} in "
+                                                         f"dep/ (word {at + 1} of {self.document.id})")
+                at += 1
+                self.by_token_id[token_id] = node
+                self.token(number, node, columns, span_features, relation_columns)
+        if at != len(self.words):
+            raise FormatError(self.path, None, f"{len(self.words) - at} words of {self.document.id} in dep/ have no "
+                                               "token here")
+        self.build()
+
+    def token(self, number: int, node: Node, columns: list[str], features: list[str], relation_columns: int) -> None:
+        keys_here: list[str] = []
+        for index, feature in enumerate(features):
+            cell = columns[3 + index]
+            if cell == "_":
+                continue
+            for position, item in enumerate(cell.split("|")):
+                match = _VALUE.match(item)
+                assert match is not None
+                value, span_id = match[1], match[2]
+                # No id: a one-token span, told apart from others on the token by its place in the stack.
+                key = span_id if span_id not in (None, "0") else f"{columns[0]}#{position}"
+                span = self.spans.get(key)
+                if span is None:
+                    span = self.spans[key] = _Span(key, number)
+                if not span.nodes or span.nodes[-1] is not node:
+                    span.nodes.append(node)
+                    keys_here.append(key)
+                if value not in ("", "*"):
+                    span.features[feature] = value
+        if relation_columns >= 2:
+            types, targets = columns[3 + len(features)], columns[4 + len(features)]
+            if types != "_":
+                for kind, target in zip(types.split("|"), targets.split("|"), strict=False):
+                    match = _TARGET.match(target)
+                    if match is None:
+                        self.problem(number, "malformed link target", target)
+                        continue
+                    source = match[3] if match[3] not in (None, "0") else None
+                    self.links.append((number, kind, node, source, match[1], match[2] if match[2] != "0" else None))
+
+    def build(self) -> None:
+        document = self.document
+        mentions: dict[str, Mention] = {}
+        for key, span in self.spans.items():
+            sentence = span.nodes[0].sentence
+            if any(n.sentence is not sentence for n in span.nodes):
+                self.problem(span.first_line, "span crosses a sentence boundary", f"span {key}")
+                continue
+            mentions[key] = Mention(span.nodes, attrs={f: v for f, v in span.features.items()
+                                                       if f in ("infstat", "salience", "centering")})
+        # Chains: union-find over the links that are not bridging.
+        parent: dict[str, str] = {key: key for key in mentions}
+
+        def root(key: str) -> str:
+            while parent[key] != key:
+                parent[key] = parent[parent[key]]
+                key = parent[key]
+            return key
+
+        resolved: list[tuple[int, str, str, str]] = []
+        for number, kind, node, source, target_token, target_id in self.links:
+            target_node = self.by_token_id.get(target_token)
+            source_key = source if source is not None else self._one_token_key(node, target_id)
+            target_key = target_id if target_id is not None else (
+                self._one_token_key(target_node, source_key) if target_node is not None else None)
+            if source_key not in mentions or target_key not in mentions:
+                self.problem(number, "link to an unknown span", f"{kind} -> {target_token}")
+                continue
+            resolved.append((number, kind, source_key, target_key))  # type: ignore[arg-type]
+            if not kind.startswith(_CHAIN_BREAKING):
+                parent[root(target_key)] = root(source_key)  # type: ignore[arg-type]
+                mentions[target_key].link = kind  # type: ignore[index]
+        # A chain's first mention has no link into it; GUM's CorefUD gives it the type of its link onward.
+        for _number, kind, source_key, _target_key in resolved:
+            if not kind.startswith(_CHAIN_BREAKING) and mentions[source_key].link is None:
+                mentions[source_key].link = kind
+        ordered = sorted(mentions.items(), key=lambda item: item[1].order)
+        entities: dict[str, Entity] = {}
+        for key, mention in ordered:
+            group = root(key)
+            entity = entities.get(group)
+            span = self.spans[key]
+            if entity is None:
+                entity = entities[group] = Entity(str(len(entities) + 1), span.features.get("entity"),
+                                                  document=document)
+                if "identity" in span.features:
+                    entity.attrs["identity"] = span.features["identity"]
+                document.entities.append(entity)
+            else:
+                self._check_same(span, entity)
+            mention.entity = entity
+            entity.mentions.append(mention)
+            for node in mention.words:
+                node.mentions += (mention,)
+        splits: dict[Mention, list[Entity]] = {}
+        for number, kind, source_key, target_key in resolved:
+            if not kind.startswith(_CHAIN_BREAKING):
+                continue
+            anaphor, antecedent = mentions[target_key], mentions[source_key].entity
+            assert antecedent is not None and anaphor.entity is not None
+            if antecedent is anaphor.entity:
+                self.problem(number, "bridging inside one entity", f"{kind} from span {source_key}")
+            elif kind == "bridge:aggr":
+                splits.setdefault(anaphor, [])
+                if antecedent not in splits[anaphor]:
+                    splits[anaphor].append(antecedent)
+            elif not any(b.anaphor is anaphor and b.antecedent is antecedent for b in document.bridges):
+                document.bridges.append(Bridge(anaphor, antecedent, kind.partition(":")[2] or None))
+        for anaphor, antecedents in splits.items():
+            assert anaphor.entity is not None
+            document.split_antecedents.append(SplitAntecedent(anaphor.entity, antecedents, anaphor))
+
+    def _one_token_key(self, node: Node | None, other_end: str | None = None) -> str | None:
+        """The span a link names by id 0 on a token: its id-less one-token span. The raw Reddit builds also write 0
+        for spans that have ids ("not yet repaired"): then the one span starting there is meant, or among several
+        the one of the same entity type as the link's other end."""
+        starting = [key for key, span in self.spans.items() if span.nodes[0] is node]
+        idless = [key for key in starting if "#" in key]
+        if idless:
+            return idless[0]
+        if len(starting) > 1 and other_end in self.spans:
+            wanted = self.spans[other_end].features.get("entity")
+            starting = [key for key in starting if self.spans[key].features.get("entity") == wanted]
+        if len(starting) == 1:
+            self.problem.report.add("link id 0 taken as the one span starting on its token (of the same type)",
+                                    f"{self.path}: span {starting[0]}")
+            return starting[0]
+        return None
+
+    def _check_same(self, span: _Span, entity: Entity) -> None:
+        for feature, current in (("entity", entity.type), ("identity", entity.attrs.get("identity"))):
+            value = span.features.get(feature)
+            if value is not None and current is not None and value != current:
+                self.problem(span.first_line, f"conflicting entity {'type' if feature == 'entity' else feature}",
+                             f"{entity.id} is {current!r} earlier and {value!r} here")

@@ -29,9 +29,16 @@ class Format:
     options: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
     # Endings of the file names the reader takes from a folder (default: the extension).
     accepts: tuple[str, ...] = ()
+    # Where the inputs of a folder are, when not directly in it (a GUM release keeps them in coref_tsv/).
+    find: Callable[[Path], list[Path]] | None = None
 
     def takes(self, path: Path) -> bool:
         return path.name.endswith(self.accepts or (self.extension,))
+
+    def inputs_in(self, folder: Path) -> list[Path]:
+        if self.find is not None:
+            return self.find(folder)
+        return sorted(p for p in folder.iterdir() if self.takes(p))
 
     def writer_options(self, pairs: list[str]) -> dict[str, str]:
         """``KEY=VALUE`` pairs checked against the writer's options."""

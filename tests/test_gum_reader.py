@@ -1,0 +1,95 @@
+"""GUM reader: WebAnno TSV coreference on the dep/ trees, checked against GUM's own CorefUD files and README."""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from harmonize.converters.corefud import read_corefud
+from harmonize.converters.gum import read_gum, tsv_files
+from harmonize.errors import FormatError, Report
+from harmonize.schemas.model import Document, Mention
+from tests.conftest import shared
+
+
+def _entities(document: Document) -> set[tuple[str | None, frozenset[tuple[int, tuple[str, ...]]]]]:
+    return {(e.type, frozenset((m.sentence.index, tuple(w.id for w in m.words if not w.is_empty))
+                               for m in e.mentions)) for e in document.entities}
+
+
+def _relations(document: Document) -> tuple[list, list]:
+    def where(mention: Mention) -> tuple[int, tuple[str, ...]]:
+        return mention.sentence.index, tuple(w.id for w in mention.words)
+
+    bridges = sorted((where(b.anaphor), where(b.antecedent.mentions[0])) for b in document.bridges)
+    splits = sorted((where(s.entity.mentions[0]), sorted(where(a.mentions[0]) for a in s.antecedents))
+                    for s in document.split_antecedents)
+    return bridges, splits
+
+
+@pytest.mark.parametrize("release", ["v11.1.0", "v7.2.0"])
+def test_tsv_gives_the_entities_of_the_dep_files(release: str) -> None:
+    """v11's dep/ is GUM's own CorefUD conversion: the TSV must give the same entities, bridges and split
+    antecedents; v7's dep/ has the early Entity= format (entities only)."""
+    folder = shared("gum", release)
+    differing, relations_differing = [], []
+    report = Report()
+    for path in tsv_files(folder):
+        ours = read_gum(path, True, report).documents[0]
+        theirs = read_corefud(folder / "dep" / f"{path.stem}.conllu", True, Report()).documents[0]
+        if _entities(ours) != _entities(theirs):
+            differing.append(path.stem)
+        if release == "v11.1.0" and _relations(ours) != _relations(theirs):
+            relations_differing.append(path.stem)
+    # Chains whose mentions carry other types keep the first, and each is reported: v11 has one (entity 39 of
+    # GUM_court_insanity, as in its dep/), v7's TSV 46 (its dep/ writes one type per entity already).
+    assert report.counts == Counter({"conflicting entity type": 1 if release == "v11.1.0" else 46})
+    # v11's dep/ splits one chain of GUM_news_questionnaire in two; its TSV and coref_conll/ do not.
+    assert differing == (["GUM_news_questionnaire"] if release == "v11.1.0" else [])
+    assert relations_differing == []
+
+
+def test_v11_counts_match_the_readme() -> None:
+    folder = shared("gum", "v11.1.0")
+    documents = [read_gum(p, True, Report()).documents[0] for p in tsv_files(folder)]
+    mentions = [m for d in documents for m in d.mentions]
+    links = Counter(m.link for m in mentions)
+    bridges = Counter(b.label for d in documents for b in d.bridges)
+    # README: 75,697 mentions and 39,399 entities (the dep/ files have 39,400: see GUM_news_questionnaire above)
+    assert (len(documents), len(mentions), sum(len(d.entities) for d in documents)) == (281, 75697, 39399)
+    assert bridges == {"other": 1248, "def": 982}  # README: bridge:other 1,248, bridge:def 982
+    assert sum(len(s.antecedents) for d in documents for s in d.split_antecedents) == 401  # bridge:aggr 401
+    assert links["pred"] > 0 and links["disc"] > 0 and links["appos"] > 0 and links["cata"] > 0
+    first = documents[0].entities[0].mentions[0]
+    assert set(first.attrs) >= {"infstat", "salience", "centering"}
+
+
+def test_masked_reddit_raw_builds_read_and_report_what_they_lack() -> None:
+    report = Report()
+    files = tsv_files(shared("gum", "v7.2.0", "reddit_masked"))
+    documents = [read_gum(p, True, report).documents[0] for p in files]
+    assert len(documents) == 18 and all(d.entities for d in documents)
+    assert sum(len(s.nodes) for d in documents for s in d.sentences) == 16286  # README: 16,286 tokens
+    assert report.counts["link id 0 taken as the one span starting on its token (of the same type)"] > 0
+    with pytest.raises(FormatError) as raised:
+        read_gum(files[0])  # strict: a link naming no span is an error with its line
+    assert raised.value.line is not None and "link to an unknown span" in raised.value.reason
+
+
+def test_token_mismatch_names_document_token_and_line(tmp_path: Path) -> None:
+    source = shared("gum", "v11.1.0")
+    (tmp_path / "coref_tsv").mkdir()
+    (tmp_path / "dep").mkdir()
+    shutil.copy(source / "dep" / "GUM_academic_art.conllu", tmp_path / "dep")
+    text = (source / "coref_tsv" / "GUM_academic_art.tsv").read_text(encoding="utf-8")
+    (tmp_path / "coref_tsv" / "GUM_academic_art.tsv").write_text(text.replace("\tAppreciation\t", "\tAppraisal\t", 1),
+                                                                 encoding="utf-8")
+    with pytest.raises(FormatError) as raised:
+        read_gum(tmp_path / "coref_tsv" / "GUM_academic_art.tsv")
+    line = next(n for n, row in enumerate(text.split("\n"), 1) if "\tAppreciation\t" in row)
+    assert raised.value.line == line
+    assert raised.value.reason == ("token 1-2 is 'Appraisal' here and 'Appreciation' in dep/ (word 2 of "
+                                   "GUM_academic_art)")
