@@ -57,11 +57,18 @@ def convert(
     jobs_: Annotated[int, typer.Option("--jobs", help="Files converted at once (default: one per core).")] = 0,
     option: Annotated[list[str] | None, typer.Option(
         "-O", "--option", help="Writer option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
+    rules: Annotated[str | None, typer.Option(
+        help="Scheme rules to apply between reading and writing: ontogum (GUM to the OntoNotes scheme; "
+             "--report gets each step's changes).")] = None,
 ) -> None:
     """Convert corpora from one format to another through the harmonize model."""
+    from harmonize.rules import RULES
+
     reader = get_format(source, "read")
     writer = get_format(target, "write")
     options = writer.writer_options(option or [])
+    if rules is not None and rules not in RULES:
+        raise HarmonizeError(f"no rules {rules!r}; available: {', '.join(RULES)}")
     files = _input_files(inputs or [], reader, sample)
     jobs = _plan_outputs(files, output, writer)
     reports: dict[str, Report] = {}
@@ -70,12 +77,13 @@ def convert(
         task = progress.add_task("converting", total=len(jobs))
         if workers < 2:
             for in_path, out_path in jobs:
-                reports[str(in_path)] = convert_file(in_path, out_path, reader, writer, lenient, options)
+                reports[str(in_path)] = convert_file(in_path, out_path, reader, writer, lenient, options, rules)
                 progress.advance(task)
         else:
             # Each file is independent: workers read and write whole files; reports come back.
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = {pool.submit(_convert_job, (i, o, source, target, lenient, options)): i for i, o in jobs}
+                futures = {pool.submit(_convert_job, (i, o, source, target, lenient, options, rules)): i
+                           for i, o in jobs}
                 try:
                     for future in as_completed(futures):
                         reports[str(futures[future])] = future.result()
@@ -153,6 +161,40 @@ def score(
     dropped = {side: n for side, n in result.duplicates.items() if n}
     if dropped:
         _say(f"duplicate mentions kept in their first cluster only: {dropped}")
+
+
+@app.command()
+def compare(
+    ours: Annotated[list[Path], typer.Argument(help="Our conversion: files or folders.", show_default=False)],
+    reference: Annotated[Path, typer.Option("--reference", "-r", help="The reference conversion (file or folder).")],
+    source: Annotated[str, typer.Option("--from", help="Format of both sides.")] = "conll2012",
+    lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
+) -> None:
+    """Token agreement, mention P/R/F1 (exact spans) and CoNLL score of OURS against a reference, per genre."""
+    from harmonize.schemas.model import Corpus
+    from harmonize.scoring.compare import compare_corpora
+
+    reader = get_format(source, "read")
+    report = Report()
+    sides = []
+    for paths in (ours, [reference]):
+        corpus = Corpus()
+        for path in _input_files(paths, reader, sample=False):
+            corpus.documents.extend(reader.reader(path, lenient, report).documents)  # type: ignore[misc]
+        sides.append(corpus)
+    result = compare_corpora(sides[0], sides[1])
+    typer.echo(f"{'genre':<14}{'docs':>6}{'same tokens':>13}{'mention P':>11}{'mention R':>11}{'mention F1':>12}"
+               f"{'CoNLL':>8}")
+    for group in result.groups:
+        typer.echo(f"{group.name:<14}{group.documents:>6}{group.same_tokens:>13}{100 * group.mention_precision:>11.2f}"
+                   f"{100 * group.mention_recall:>11.2f}{100 * group.mention_f1:>12.2f}{100 * group.conll:>8.2f}")
+    for line in result.token_differences:
+        _say(f"tokens differ: {line}")
+    for side, names in (("ours", result.only_ours), ("the reference", result.only_reference)):
+        if names:
+            _say(f"{len(names)} document(s) only in {side}: {', '.join(names[:10])}")
+    for reason, count in sorted(report.counts.items()):
+        _say(f"dropped or changed: {count} x {reason} (e.g. {report.examples[reason][0]})")
 
 
 @app.command()
@@ -238,8 +280,9 @@ def stats(
 
 def _convert_job(job: tuple) -> Report:
     """Worker: one file of a multi-file conversion."""
-    in_path, out_path, source, target, lenient, options = job
-    return convert_file(in_path, out_path, get_format(source, "read"), get_format(target, "write"), lenient, options)
+    in_path, out_path, source, target, lenient, options, rules = job
+    return convert_file(in_path, out_path, get_format(source, "read"), get_format(target, "write"), lenient, options,
+                        rules)
 
 
 def _count_file(job: tuple) -> tuple[dict, Report]:
@@ -268,11 +311,17 @@ def _gum_splits(files: list[Path]) -> dict[str, str]:
 
 
 def convert_file(
-    in_path: Path, out_path: Path, reader: Format, writer: Format, lenient: bool, options: dict[str, str] | None = None
+    in_path: Path, out_path: Path, reader: Format, writer: Format, lenient: bool, options: dict[str, str] | None = None,
+    rules: str | None = None,
 ) -> Report:
-    """Read one file, write it in the target format, free the model at once; return what was dropped."""
+    """Read one file, apply the named rules, write it in the target format, free the model at once; return what was
+    dropped or changed."""
     report = Report()
     corpus = reader.reader(in_path, lenient, report)  # type: ignore[misc]
+    if rules is not None:
+        from harmonize.rules import RULES
+
+        RULES[rules](corpus, report)
     writer.writer(corpus, out_path, report, **(options or {}))  # type: ignore[misc]
     corpus.release()
     return report

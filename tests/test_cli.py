@@ -21,7 +21,7 @@ def test_formats_lists_readers_and_writers_one_line_each() -> None:
     lines = {line.split()[0]: line.split()[1] for line in done.stdout.splitlines() if not line.startswith(" ")}
     assert done.returncode == 0 and lines == {"conll2012": "read/write", "corefud": "read/write", "gum": "read",
                                               "jsonlines": "read/write", "parquet": "read/write"}
-    assert "-O layout=ontonotes|gum|scorer" in done.stdout  # writer options, indented under their format
+    assert "-O layout=ontonotes|gum|ontogum|scorer" in done.stdout  # writer options, indented under their format
 
 
 def test_writer_options_reach_the_writer_and_bad_ones_are_refused(tmp_path: Path) -> None:
@@ -29,7 +29,7 @@ def test_writer_options_reach_the_writer_and_bad_ones_are_refused(tmp_path: Path
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "s.conll").read_text(encoding="utf-8").startswith("# begin document ")
     done = harmonize("convert", "--sample", "--to", "conll2012", "-O", "layout=tsv", "-o", tmp_path / "t.conll")
-    assert done.returncode == 1 and "layout must be one of ontonotes, gum, scorer" in done.stderr
+    assert done.returncode == 1 and "layout must be one of ontonotes, gum, ontogum, scorer" in done.stderr
     done = harmonize("convert", "--sample", "--to", "corefud", "-O", "layout=gum", "-o", tmp_path / "u.conllu")
     assert done.returncode == 1 and "corefud writer: unknown option 'layout=gum'; it takes none" in done.stderr
 

@@ -33,6 +33,8 @@ when ``layout`` is given, are written in one of :data:`LAYOUTS`:
   ``-``, speaker or ``-``, ``*``, coreference), numeric ids, ``-`` for no mention;
 * ``gum``: ``# begin document NAME``, 3 columns (index over the document, word, coreference), typed labels, ``_``
   for no mention, no sentence breaks;
+* ``ontogum``: the same 3 columns with numeric ids, as the official OntoGUM output (which leaves NAME empty; we
+  write it);
 * ``scorer``: 2 space-separated columns (document id, coreference) as in the reference scorer's test keys.
 
 Entity ids become numbers as the format needs: kept where they already are numbers, their digits where those tell
@@ -53,7 +55,8 @@ from harmonize.errors import Problems, Report
 from harmonize.io import atomic_write_text, paused_gc, read_text
 from harmonize.schemas.model import Corpus, Document, Entity, Mention, Node, Sentence
 
-LAYOUTS = ("ontonotes", "gum", "scorer")
+LAYOUTS = ("ontonotes", "gum", "ontogum", "scorer")
+_THREE_COLUMNS = ("gum", "ontogum")
 
 _BEGIN = re.compile(r"#\s*begin document\b\s*(?:\((.*?)\)|([^;\s]*))\s*;?\s*(?:part\s+)?(\S*)\s*$")
 _END = re.compile(r"#\s*end document\b")
@@ -426,8 +429,8 @@ class _Writer:
             self.typed = meta["labels"] == "typed"
             self.verbatim_labels = meta["labels"] == "verbatim"
         else:
-            self.joiner, self.inside_ids = ("" if layout == "gum" else "|"), False
-            self.empty = "_" if layout == "gum" else "-"
+            self.joiner, self.inside_ids = ("" if layout in _THREE_COLUMNS else "|"), False
+            self.empty = "_" if layout in _THREE_COLUMNS else "-"
             self.typed, self.verbatim_labels = layout == "gum", False
         self.spans = contiguous_spans(document, discontinuous, report, "CoNLL-2012")
         self.labels = self._labels()
@@ -442,7 +445,7 @@ class _Writer:
         if meta is not None:
             lines.extend(meta.get("before", []))
             lines.append(meta["begin"])
-        elif self.layout == "gum":
+        elif self.layout in _THREE_COLUMNS:
             lines.append(f"# begin document {self.name}")
         else:
             lines.append(f"#begin document ({self.name}); part {self.part}")
@@ -452,18 +455,18 @@ class _Writer:
         offset = 0  # GUM numbers tokens over the document
         sentences = document.sentences
         for index, sentence in enumerate(sentences):
-            default = [] if index == 0 or (meta is None and self.layout == "gum") else [""]
+            default = [] if index == 0 or (meta is None and self.layout in _THREE_COLUMNS) else [""]
             lines.extend(between.get(str(index), default))
             words = [node for node in sentence.nodes if not node.is_empty]
             for at, node in enumerate(words):
                 read = meta is not None and node.conll2012 is not None
                 lines.append(self._line(node, at, offset + at, self._items(node, (index, at), read)))
             offset += len(words)
-        default = [] if not sentences or (meta is None and self.layout == "gum") else [""]
+        default = [] if not sentences or (meta is None and self.layout in _THREE_COLUMNS) else [""]
         lines.extend(between.get(str(len(sentences)), default))
         if meta is not None:
             lines.append(meta["end"] if meta["end"] is not None else "#end document")
-        elif self.layout == "gum":
+        elif self.layout in _THREE_COLUMNS:
             lines.extend(["# end document", ""])
         else:
             lines.append("#end document")
@@ -574,7 +577,7 @@ class _Writer:
 
     def _fresh_line(self, node: Node, at: int, over_document: int, cell: str) -> str:
         word = _column_value(node.form)
-        if self.layout == "gum":
+        if self.layout in _THREE_COLUMNS:
             return f"{over_document}\t{word}\t{cell}"
         if self.layout == "scorer":
             return f"{self.name} {cell}"

@@ -1,0 +1,194 @@
+"""The OntoGUM rules: GUM's coreference brought to the OntoNotes scheme (Zhu et al. 2021, Table 2), step by step.
+
+Each step is a function ``step(document, report)`` that edits one document through the model's edit methods and
+counts what it changed in ``report`` (reason "ontogum N name: what", with document, sentence and text as
+examples). :data:`STEPS` lists them in the paper's order; :func:`apply_ontogum` runs them all.
+
+1. ``remove_bridging_and_cataphora``: bridging and split antecedents go; a pronoun that points forward
+   (the mention before a ``cata`` link) leaves its chain.
+2. ``contract_verbal_spans``: a mention headed by a verb becomes that verb; first, as OntoNotes noun phrases
+   include their clausal modifiers and GUM's do not, a mention grows over its head's ``acl`` dependents.
+3. ``merge_appositions``: an apposition (``appos`` link, same sentence) and its anchor become one mention from the
+   anchor's first word to the apposition's last.
+4. ``remove_compounds``: a mention whose head is a ``compound`` dependent and not a proper noun leaves its chain.
+5. ``remove_copula``: a mention whose head has a ``cop`` dependent, in the sentence of the previous mention of its
+   chain, leaves the chain (the predicate of "X is a Y").
+6. ``remove_nested``: a mention inside a longer mention of its own chain leaves the chain (i-within-i).
+7. ``split_at_indefinites``: a mention that is not definite (a pronoun, a proper noun, a possessed head or a head
+   with a definite determiner) starts a new chain with the mentions after it.
+8. ``remove_singletons``: entities with one mention go (last, as the paper says, to catch the ones steps 1-7 made).
+
+Heads come from the UD tree (:func:`harmonize.schemas.heads.ud_head`) where the annotation gives none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from harmonize.errors import Report
+from harmonize.schemas.heads import ud_head
+from harmonize.schemas.model import Corpus, Document, Mention, Node
+
+DEFINITE_DETERMINERS = frozenset({"the", "this", "that", "these", "those"})
+
+
+def _where(mention: Mention) -> str:
+    document = mention.sentence.document
+    return f"{document.id if document is not None else '?'} {mention.sentence.id}: {mention.text!r}"
+
+
+def _head(mention: Mention) -> Node | None:
+    return mention.head if mention.head is not None else ud_head(mention)
+
+
+def _children(node: Node) -> list[Node]:
+    sentence = node.sentence
+    return [n for n in sentence.nodes if n.head == node.id and not n.is_empty] if sentence is not None else []
+
+
+def _leave_chain(document: Document, mention: Mention, report: Report, reason: str) -> None:
+    """Make the mention a singleton of its own (step 8 removes it if nothing joins it again); count it where that
+    changed something."""
+    entity = mention.entity
+    if entity is not None and len(entity.mentions) > 1:
+        document.split_entity(entity, [mention])
+        report.add(reason, _where(mention))
+
+
+def remove_bridging_and_cataphora(document: Document, report: Report) -> None:
+    for bridge in list(document.bridges):
+        report.add("ontogum 1 remove bridging: bridge removed", _where(bridge.anaphor))
+    document.bridges.clear()
+    for split in list(document.split_antecedents):
+        report.add("ontogum 1 remove bridging: split antecedent removed", str(document.id))
+    document.split_antecedents.clear()
+    for entity in list(document.entities):
+        for before, after in zip(entity.mentions, entity.mentions[1:], strict=False):
+            head = _head(before)
+            if after.link == "cata" and head is not None and head.upos == "PRON":
+                _leave_chain(document, before, report, "ontogum 1 remove cataphora: cataphoric pronoun unlinked")
+                break  # the entity's mentions changed; its other cataphors are rare and left as they are
+
+
+def _subtree_end(node: Node) -> int:
+    """The last position in the sentence of ``node``'s basic subtree."""
+    sentence = node.sentence
+    assert sentence is not None
+    inside, last, grew = {node.id}, node.position, True
+    while grew:
+        grew = False
+        for other in sentence.nodes:
+            if other.head in inside and other.id not in inside and not other.is_empty:
+                inside.add(other.id)
+                last = max(last, other.position)
+                grew = True
+    return last
+
+
+def expand_clausal_modifiers(document: Document, report: Report) -> None:
+    """OntoNotes noun phrases include their clausal modifiers (relative clauses, participles: ``acl``), which GUM
+    leaves outside the markable: a mention grows to the end of its head's ``acl`` dependents."""
+    for mention in document.mentions:
+        head = _head(mention)
+        if head is None or mention.is_discontinuous:
+            continue
+        end = max((_subtree_end(child) for child in _children(head) if child.deprel.startswith("acl")), default=-1)
+        if end > mention.words[-1].position:
+            nodes = mention.sentence.nodes
+            report.add("ontogum 2 span boundaries: noun phrase grown to its clausal modifier", _where(mention))
+            document.set_words(mention, [n for n in nodes[mention.words[0].position : end + 1] if not n.is_empty],
+                               head=head)
+
+
+def contract_verbal_spans(document: Document, report: Report) -> None:
+    expand_clausal_modifiers(document, report)
+    for mention in document.mentions:
+        head = _head(mention)
+        if head is not None and len(mention.words) > 1 and (head.upos == "VERB" or head.xpos.startswith("V")):
+            report.add("ontogum 2 contract verbal spans: span contracted to its verb", _where(mention))
+            document.set_words(mention, [head], head=head)
+
+
+def merge_appositions(document: Document, report: Report) -> None:
+    for entity in list(document.entities):
+        index = 1
+        while index < len(entity.mentions):
+            anchor, apposition = entity.mentions[index - 1], entity.mentions[index]
+            if apposition.link == "appos" and apposition.sentence is anchor.sentence:
+                nodes = anchor.sentence.nodes
+                first, last = anchor.words[0].position, max(anchor.words[-1].position, apposition.words[-1].position)
+                report.add("ontogum 3 merge appositions: apposition merged into its anchor", _where(apposition))
+                document.remove_mention(apposition)
+                document.set_words(anchor, nodes[first : last + 1], head=_head(anchor))
+                continue
+            index += 1
+
+
+def remove_compounds(document: Document, report: Report) -> None:
+    for mention in document.mentions:
+        head = _head(mention)
+        if head is not None and head.deprel == "compound" and head.upos != "PROPN" and head.xpos not in ("NNP", "NNPS"):
+            _leave_chain(document, mention, report,
+                         "ontogum 4 remove noun-noun compounds: compound modifier unlinked")
+
+
+def remove_copula(document: Document, report: Report) -> None:
+    for entity in list(document.entities):
+        for before, after in list(zip(entity.mentions, entity.mentions[1:], strict=False)):
+            head = _head(after)
+            if (after.entity is entity and before.sentence is after.sentence and head is not None
+                    and any(child.deprel == "cop" for child in _children(head))):
+                _leave_chain(document, after, report, "ontogum 5 remove copula: predicate unlinked")
+
+
+def remove_nested(document: Document, report: Report) -> None:
+    for entity in list(document.entities):
+        for inner in list(entity.mentions):
+            span = {id(w) for w in inner.words}
+            if any(outer is not inner and outer.sentence is inner.sentence and len(outer.words) > len(inner.words)
+                   and span <= {id(w) for w in outer.words} for outer in entity.mentions):
+                _leave_chain(document, inner, report,
+                             "ontogum 6 remove nested entities: mention inside its own chain's mention unlinked")
+
+
+def is_definite(mention: Mention) -> bool:
+    """The paper's test: a mention is definite if it is a pronoun, a proper noun, has a possessed head, or its head
+    has a definite determiner; anything else (bare and indefinite nouns, adverbs, verbs) is not."""
+    head = _head(mention)
+    if head is None:
+        return True  # no tree to judge by: leave the chain alone
+    if head.upos in ("PRON", "PROPN") or head.xpos in ("NNP", "NNPS"):
+        return True
+    children = _children(head)
+    return any(c.deprel == "nmod:poss" for c in children) or any(
+        c.deprel == "det" and c.lemma.lower() in DEFINITE_DETERMINERS for c in children)
+
+
+def split_at_indefinites(document: Document, report: Report) -> None:
+    pending = list(document.entities)
+    while pending:
+        entity = pending.pop()
+        for index, mention in enumerate(entity.mentions[1:], 1):
+            if not is_definite(mention):
+                report.add("ontogum 7 adjust chains by definiteness: chain split at an indefinite", _where(mention))
+                pending.append(document.split_entity(entity, entity.mentions[index:]))
+                break
+
+
+def remove_singletons(document: Document, report: Report) -> None:
+    for entity in [e for e in document.entities if len(e.mentions) == 1]:
+        report.add("ontogum 8 remove singletons: singleton removed", _where(entity.mentions[0]))
+        document.remove_entity(entity)
+
+
+STEPS: tuple[Callable[[Document, Report], None], ...] = (
+    remove_bridging_and_cataphora, contract_verbal_spans, merge_appositions, remove_compounds, remove_copula,
+    remove_nested, split_at_indefinites, remove_singletons,
+)
+
+
+def apply_ontogum(corpus: Corpus, report: Report) -> None:
+    """Run every step, in order, on every document."""
+    for document in corpus.documents:
+        for step in STEPS:
+            step(document, report)

@@ -1,0 +1,172 @@
+"""The OntoGUM rules one by one, on small documents built after the paper's examples (Zhu et al. 2021, section 3)."""
+
+from __future__ import annotations
+
+from harmonize.errors import Report
+from harmonize.rules import ontogum
+from harmonize.schemas.model import Document, Mention, Node, Sentence
+
+# A token: form, lemma, UPOS, XPOS, head (1-based, 0 = root), deprel.
+Token = tuple[str, str, str, str, int, str]
+
+
+def document(*sentences: list[Token]) -> Document:
+    doc = Document(id="d")
+    for number, tokens in enumerate(sentences, 1):
+        sentence = doc.add_sentence(Sentence(id=f"s{number}"))
+        for index, (form, lemma, upos, xpos, head, deprel) in enumerate(tokens, 1):
+            sentence.add_node(Node(str(index), form, lemma, upos, xpos, "_", str(head), deprel))
+    return doc
+
+
+def mention(doc: Document, entity: str, sentence: int, first: int, last: int, link: str | None = None) -> Mention:
+    """A mention over words first..last (1-based) of sentence (1-based) in ``entity`` (created when new)."""
+    target = doc.entity(entity) or doc.new_entity(entity)
+    return doc.add_mention(target, doc.sentences[sentence - 1].nodes[first - 1 : last], link=link)
+
+
+def chains(doc: Document) -> list[list[str]]:
+    return sorted([m.text for m in e.mentions] for e in doc.entities)
+
+
+def test_bridging_split_antecedents_and_cataphora_go() -> None:
+    # "it 's good to win ." with "it" pointing forward to "to win" (cata); "we" split from two names.
+    doc = document(
+        [("it", "it", "PRON", "PRP", 3, "expl"), ("'s", "be", "AUX", "VBZ", 3, "cop"),
+         ("good", "good", "ADJ", "JJ", 0, "root"), ("to", "to", "PART", "TO", 5, "mark"),
+         ("win", "win", "VERB", "VB", 3, "csubj"), (".", ".", "PUNCT", ".", 3, "punct")],
+        [("Ann", "Ann", "PROPN", "NNP", 0, "root"), ("and", "and", "CCONJ", "CC", 3, "cc"),
+         ("Bo", "Bo", "PROPN", "NNP", 1, "conj"), ("we", "we", "PRON", "PRP", 1, "dep")])
+    mention(doc, "e1", 1, 1, 1)
+    mention(doc, "e1", 1, 4, 5, link="cata")
+    ann, bo, we = mention(doc, "e2", 2, 1, 1), mention(doc, "e3", 2, 3, 3), mention(doc, "e4", 2, 4, 4)
+    doc.add_split_antecedent(we.entity, [ann.entity, bo.entity])  # type: ignore[arg-type]
+    doc.add_bridge(we, ann.entity)  # type: ignore[arg-type]
+    report = Report()
+    ontogum.remove_bridging_and_cataphora(doc, report)
+    assert not doc.bridges and not doc.split_antecedents
+    assert ["it"] in chains(doc) and ["to win"] in chains(doc)
+    assert report.counts == {"ontogum 1 remove bridging: bridge removed": 1,
+                             "ontogum 1 remove bridging: split antecedent removed": 1,
+                             "ontogum 1 remove cataphora: cataphoric pronoun unlinked": 1}
+
+
+def test_verbal_spans_contract_and_noun_phrases_take_their_clausal_modifiers() -> None:
+    # "[they announced the plan] ... [this]"; "[a project] focusing on art" becomes one noun phrase.
+    doc = document(
+        [("they", "they", "PRON", "PRP", 2, "nsubj"), ("announced", "announce", "VERB", "VBD", 0, "root"),
+         ("the", "the", "DET", "DT", 4, "det"), ("plan", "plan", "NOUN", "NN", 2, "obj")],
+        [("this", "this", "PRON", "DT", 2, "nsubj"), ("helped", "help", "VERB", "VBD", 0, "root"),
+         ("a", "a", "DET", "DT", 4, "det"), ("project", "project", "NOUN", "NN", 2, "obj"),
+         ("focusing", "focus", "VERB", "VBG", 4, "acl"), ("on", "on", "ADP", "IN", 7, "case"),
+         ("art", "art", "NOUN", "NN", 5, "obl")])
+    mention(doc, "e1", 1, 1, 4)  # the verbal span, headed by "announced"
+    mention(doc, "e1", 2, 1, 1)
+    mention(doc, "e2", 2, 3, 4)
+    report = Report()
+    ontogum.contract_verbal_spans(doc, report)
+    assert chains(doc) == [["a project focusing on art"], ["announced", "this"]]
+    assert report.counts["ontogum 2 contract verbal spans: span contracted to its verb"] == 1
+    assert report.counts["ontogum 2 span boundaries: noun phrase grown to its clausal modifier"] == 1
+
+
+def test_appositions_merge_into_one_mention() -> None:
+    # "[Benjamin] , [the 13th] , left" with an appos link: OntoNotes marks "Benjamin , the 13th" once.
+    doc = document([("Benjamin", "Benjamin", "PROPN", "NNP", 6, "nsubj"), (",", ",", "PUNCT", ",", 4, "punct"),
+                    ("the", "the", "DET", "DT", 4, "det"), ("13th", "13th", "ADJ", "JJ", 1, "appos"),
+                    (",", ",", "PUNCT", ",", 4, "punct"), ("left", "leave", "VERB", "VBD", 0, "root"),
+                    ("he", "he", "PRON", "PRP", 6, "obj")])
+    mention(doc, "e1", 1, 1, 1)
+    mention(doc, "e1", 1, 3, 4, link="appos")
+    mention(doc, "e1", 1, 7, 7, link="ana")
+    report = Report()
+    ontogum.merge_appositions(doc, report)
+    assert chains(doc) == [["Benjamin , the 13th", "he"]]
+    assert report.counts == {"ontogum 3 merge appositions: apposition merged into its anchor": 1}
+
+
+def test_common_noun_compound_modifiers_leave_their_chain() -> None:
+    # "[cataract] surgery ... [cataract] surgery ... [Boston] hospitals": only the proper noun stays linked.
+    doc = document([("cataract", "cataract", "NOUN", "NN", 2, "compound"), ("surgery", "surgery", "NOUN", "NN", 0,
+                                                                             "root")],
+                   [("cataract", "cataract", "NOUN", "NN", 2, "compound"), ("surgery", "surgery", "NOUN", "NN", 0,
+                                                                             "root"),
+                    ("Boston", "Boston", "PROPN", "NNP", 4, "compound"), ("hospitals", "hospital", "NOUN", "NNS", 2,
+                                                                         "conj"),
+                    ("Boston", "Boston", "PROPN", "NNP", 2, "nmod")])
+    mention(doc, "e1", 1, 1, 1)
+    mention(doc, "e1", 2, 1, 1)
+    mention(doc, "e2", 2, 3, 3)
+    mention(doc, "e2", 2, 5, 5)
+    report = Report()
+    ontogum.remove_compounds(doc, report)
+    assert chains(doc) == [["Boston", "Boston"], ["cataract"], ["cataract"]]
+    assert report.counts == {"ontogum 4 remove noun-noun compounds: compound modifier unlinked": 1}
+
+
+def test_copula_predicates_leave_their_chain() -> None:
+    # "[The viewing experience] is [a complex one] ... [it]"
+    doc = document([("The", "the", "DET", "DT", 3, "det"), ("viewing", "viewing", "NOUN", "NN", 3, "compound"),
+                    ("experience", "experience", "NOUN", "NN", 6, "nsubj"), ("is", "be", "AUX", "VBZ", 6, "cop"),
+                    ("a", "a", "DET", "DT", 6, "det"), ("one", "one", "NOUN", "NN", 0, "root")],
+                   [("it", "it", "PRON", "PRP", 0, "root")])
+    mention(doc, "e1", 1, 1, 3)
+    mention(doc, "e1", 1, 5, 6)
+    mention(doc, "e1", 2, 1, 1)
+    report = Report()
+    ontogum.remove_copula(doc, report)
+    assert chains(doc) == [["The viewing experience", "it"], ["a one"]]
+    assert report.counts == {"ontogum 5 remove copula: predicate unlinked": 1}
+
+
+def test_a_mention_inside_its_own_chains_mention_leaves_it() -> None:
+    # "[the best way to reach her if [it] 's helpful]" with "it" = the way (i-within-i)
+    doc = document([("the", "the", "DET", "DT", 3, "det"), ("best", "good", "ADJ", "JJS", 3, "amod"),
+                    ("way", "way", "NOUN", "NN", 0, "root"), ("if", "if", "SCONJ", "IN", 6, "mark"),
+                    ("it", "it", "PRON", "PRP", 6, "nsubj"), ("helps", "help", "VERB", "VBZ", 3, "acl")],
+                   [("the", "the", "DET", "DT", 2, "det"), ("way", "way", "NOUN", "NN", 0, "root")])
+    mention(doc, "e1", 1, 1, 6)
+    mention(doc, "e1", 1, 5, 5)
+    mention(doc, "e1", 2, 1, 2)
+    report = Report()
+    ontogum.remove_nested(doc, report)
+    assert chains(doc) == [["it"], ["the best way if it helps", "the way"]]
+    assert report.counts == {"ontogum 6 remove nested entities: mention inside its own chain's mention unlinked": 1}
+
+
+def test_chains_split_at_indefinites() -> None:
+    # "[Carroll] went [home] ... [her parents] lived on [a farm] ... [they] left [the farm]": "a farm" is
+    # indefinite, so home and the farm are no longer one chain; "her parents" (possessed) and "they" stay.
+    doc = document([("Carroll", "Carroll", "PROPN", "NNP", 2, "nsubj"), ("went", "go", "VERB", "VBD", 0, "root"),
+                    ("home", "home", "ADV", "RB", 2, "advmod")],
+                   [("her", "she", "PRON", "PRP$", 2, "nmod:poss"), ("parents", "parent", "NOUN", "NNS", 3, "nsubj"),
+                    ("lived", "live", "VERB", "VBD", 0, "root"), ("on", "on", "ADP", "IN", 6, "case"),
+                    ("a", "a", "DET", "DT", 6, "det"), ("farm", "farm", "NOUN", "NN", 3, "obl")],
+                   [("they", "they", "PRON", "PRP", 2, "nsubj"), ("left", "leave", "VERB", "VBD", 0, "root"),
+                    ("the", "the", "DET", "DT", 4, "det"), ("farm", "farm", "NOUN", "NN", 2, "obj")])
+    mention(doc, "e1", 1, 3, 3)
+    mention(doc, "e1", 2, 5, 6)
+    mention(doc, "e1", 3, 3, 4)
+    mention(doc, "e2", 2, 1, 2)
+    mention(doc, "e2", 3, 1, 1)
+    report = Report()
+    ontogum.split_at_indefinites(doc, report)
+    assert chains(doc) == [["a farm", "the farm"], ["her parents", "they"], ["home"]]
+    assert report.counts == {"ontogum 7 adjust chains by definiteness: chain split at an indefinite": 1}
+    assert [ontogum.is_definite(m) for m in doc.mentions] == [False, True, False, True, True]
+
+
+def test_singletons_go_last_and_the_chain_runs_in_order() -> None:
+    doc = document([("Ann", "Ann", "PROPN", "NNP", 2, "nsubj"), ("saw", "see", "VERB", "VBD", 0, "root"),
+                    ("a", "a", "DET", "DT", 4, "det"), ("dog", "dog", "NOUN", "NN", 2, "obj")],
+                   [("she", "she", "PRON", "PRP", 0, "root")])
+    mention(doc, "e1", 1, 1, 1)
+    mention(doc, "e1", 2, 1, 1, link="ana")
+    mention(doc, "e2", 1, 3, 4)
+    report = Report()
+    ontogum.remove_singletons(doc, report)
+    assert chains(doc) == [["Ann", "she"]]
+    assert report.counts == {"ontogum 8 remove singletons: singleton removed": 1}
+    assert [step.__name__ for step in ontogum.STEPS] == [
+        "remove_bridging_and_cataphora", "contract_verbal_spans", "merge_appositions", "remove_compounds",
+        "remove_copula", "remove_nested", "split_at_indefinites", "remove_singletons"]
