@@ -153,7 +153,8 @@ def remove_nested(document: Document, report: Report) -> None:
 
 def is_definite(mention: Mention) -> bool:
     """The paper's test: a mention is definite if it is a pronoun, a proper noun, has a possessed head, or its head
-    has a definite determiner; anything else (bare and indefinite nouns, adverbs, verbs) is not."""
+    has a definite determiner (anaphoric "such" counts: "such samples" refers back); anything else (bare and
+    indefinite nouns, adverbs, verbs) is not."""
     head = _head(mention)
     if head is None:
         return True  # no tree to judge by: leave the chain alone
@@ -161,7 +162,8 @@ def is_definite(mention: Mention) -> bool:
         return True
     children = _children(head)
     return any(c.deprel == "nmod:poss" for c in children) or any(
-        c.deprel == "det" and c.lemma.lower() in DEFINITE_DETERMINERS for c in children)
+        c.deprel == "det" and c.lemma.lower() in DEFINITE_DETERMINERS for c in children) or any(
+        c.lemma.lower() == "such" and c.deprel in ("amod", "det:predet") for c in children)
 
 
 def split_at_indefinites(document: Document, report: Report) -> None:
