@@ -63,11 +63,16 @@ def remove_bridging_and_cataphora(document: Document, report: Report) -> None:
         report.add("ontogum 1 remove bridging: split antecedent removed", str(document.id))
     document.split_antecedents.clear()
     for entity in list(document.entities):
-        for before, after in zip(entity.mentions, entity.mentions[1:], strict=False):
-            head = _head(before)
-            if after.link == "cata" and head is not None and head.upos == "PRON":
-                _leave_chain(document, before, report, "ontogum 1 remove cataphora: cataphoric pronoun unlinked")
-                break  # the entity's mentions changed; its other cataphors are rare and left as they are
+        mentions = entity.mentions
+        # The pronoun of a cataphora is the mention before the one its link reaches (as a chain's first mention
+        # it also carries the link type itself).
+        cataphors = [m for index, m in enumerate(mentions)
+                     if (m.link == "cata" and index == 0)
+                     or (index + 1 < len(mentions) and mentions[index + 1].link == "cata")]
+        for pronoun in cataphors:
+            head = _head(pronoun)
+            if head is not None and head.upos == "PRON":
+                _leave_chain(document, pronoun, report, "ontogum 1 remove cataphora: cataphoric pronoun unlinked")
 
 
 def _subtree_end(node: Node) -> int:
