@@ -85,6 +85,19 @@ def test_appositions_merge_into_one_mention() -> None:
     assert report.counts == {"ontogum 3 merge appositions: apposition merged into its anchor": 1}
 
 
+def test_a_bracketed_apposition_takes_its_closing_bracket() -> None:
+    # "[a System Under Test] ( [SUT] )": the merged mention ends with the ")".
+    doc = document([("a", "a", "DET", "DT", 2, "det"), ("System", "system", "NOUN", "NN", 0, "root"),
+                    ("(", "(", "PUNCT", "-LRB-", 4, "punct"), ("SUT", "SUT", "PROPN", "NNP", 2, "appos"),
+                    (")", ")", "PUNCT", "-RRB-", 4, "punct"), ("runs", "run", "VERB", "VBZ", 2, "dep"),
+                    ("it", "it", "PRON", "PRP", 6, "obj")])
+    mention(doc, "e1", 1, 1, 2)
+    mention(doc, "e1", 1, 4, 4, link="appos")
+    mention(doc, "e1", 1, 7, 7, link="ana")
+    ontogum.merge_appositions(doc, Report())
+    assert chains(doc) == [["a System ( SUT )", "it"]]
+
+
 def test_common_noun_compound_modifiers_leave_their_chain() -> None:
     # "[cataract] surgery ... [cataract] surgery ... [Boston] hospitals": only the proper noun stays linked.
     doc = document([("cataract", "cataract", "NOUN", "NN", 2, "compound"), ("surgery", "surgery", "NOUN", "NN", 0,
@@ -102,6 +115,22 @@ def test_common_noun_compound_modifiers_leave_their_chain() -> None:
     ontogum.remove_compounds(doc, report)
     assert chains(doc) == [["Boston", "Boston"], ["cataract"], ["cataract"]]
     assert report.counts == {"ontogum 4 remove noun-noun compounds: compound modifier unlinked": 1}
+
+
+def test_a_compound_modifier_inside_a_chain_cuts_it() -> None:
+    # "[the surgery] ... [surgery] costs ... [it]": the chain's links ran through the compound modifier, so "the
+    # surgery" and "it" no longer reach each other (as in the official conversion).
+    doc = document([("the", "the", "DET", "DT", 2, "det"), ("surgery", "surgery", "NOUN", "NN", 0, "root")],
+                   [("surgery", "surgery", "NOUN", "NN", 2, "compound"), ("costs", "cost", "NOUN", "NNS", 0, "root")],
+                   [("it", "it", "PRON", "PRP", 0, "root")])
+    mention(doc, "e1", 1, 1, 2)
+    mention(doc, "e1", 2, 1, 1)
+    mention(doc, "e1", 3, 1, 1)
+    report = Report()
+    ontogum.remove_compounds(doc, report)
+    assert chains(doc) == [["it"], ["surgery"], ["the surgery"]]
+    assert report.counts == {"ontogum 4 remove noun-noun compounds: chain cut at a compound modifier": 1,
+                             "ontogum 4 remove noun-noun compounds: compound modifier unlinked": 1}
 
 
 def test_copula_predicates_leave_their_chain() -> None:

@@ -9,8 +9,9 @@ examples). :data:`STEPS` lists them in the paper's order; :func:`apply_ontogum` 
 2. ``contract_verbal_spans``: a mention headed by a verb becomes that verb; first, as OntoNotes noun phrases
    include their clausal modifiers and GUM's do not, a mention grows over its head's ``acl`` dependents.
 3. ``merge_appositions``: an apposition (``appos`` link, same sentence) and its anchor become one mention from the
-   anchor's first word to the apposition's last.
-4. ``remove_compounds``: a mention whose head is a ``compound`` dependent and not a proper noun leaves its chain.
+   anchor's first word to the end of the apposition's phrase (a closing bracket or quote included).
+4. ``remove_compounds``: a mention whose head is a ``compound`` dependent and not a proper noun leaves its chain,
+   and the chain is cut there (its links ran through the modifier).
 5. ``remove_copula``: a mention whose head has a ``cop`` dependent, in the sentence of the previous mention of its
    chain, leaves the chain (the predicate of "X is a Y").
 6. ``remove_nested``: a mention inside a longer mention of its own chain leaves the chain (i-within-i).
@@ -30,6 +31,7 @@ from harmonize.schemas.heads import ud_head
 from harmonize.schemas.model import Corpus, Document, Mention, Node
 
 DEFINITE_DETERMINERS = frozenset({"the", "this", "that", "these", "those"})
+_CLOSING = frozenset({")", "]", "}", '"', "'", "’", "”", "»"})
 
 
 def _where(mention: Mention) -> str:
@@ -121,7 +123,13 @@ def merge_appositions(document: Document, report: Report) -> None:
             anchor, apposition = entity.mentions[index - 1], entity.mentions[index]
             if apposition.link == "appos" and apposition.sentence is anchor.sentence:
                 nodes = anchor.sentence.nodes
-                first, last = anchor.words[0].position, max(anchor.words[-1].position, apposition.words[-1].position)
+                # The construction takes the closing bracket or quote of the apposition's phrase ("( SUT )").
+                head = _head(apposition)
+                last = max(anchor.words[-1].position, apposition.words[-1].position)
+                end = _subtree_end(head) if head is not None else last
+                while last < end and nodes[last + 1].form in _CLOSING:
+                    last += 1
+                first = anchor.words[0].position
                 report.add("ontogum 3 merge appositions: apposition merged into its anchor", _where(apposition))
                 document.remove_mention(apposition)
                 document.set_words(anchor, nodes[first : last + 1], head=_head(anchor))
@@ -130,9 +138,18 @@ def merge_appositions(document: Document, report: Report) -> None:
 
 
 def remove_compounds(document: Document, report: Report) -> None:
+    """The compound modifier is taken out of the chain's sequence of links: the mentions after it no longer reach
+    the ones before it (the chain is cut there), as the official conversion does."""
     for mention in document.mentions:
         head = _head(mention)
-        if head is not None and head.deprel == "compound" and head.upos != "PROPN" and head.xpos not in ("NNP", "NNPS"):
+        entity = mention.entity
+        if (head is not None and head.deprel == "compound" and head.upos != "PROPN"
+                and head.xpos not in ("NNP", "NNPS") and entity is not None and len(entity.mentions) > 1):
+            at = entity.mentions.index(mention)
+            after = entity.mentions[at + 1 :]
+            if after and at > 0:
+                document.split_entity(entity, after)
+                report.add("ontogum 4 remove noun-noun compounds: chain cut at a compound modifier", _where(mention))
             _leave_chain(document, mention, report,
                          "ontogum 4 remove noun-noun compounds: compound modifier unlinked")
 
