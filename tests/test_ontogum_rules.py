@@ -70,6 +70,19 @@ def test_verbal_spans_contract_and_noun_phrases_take_their_clausal_modifiers() -
     assert report.counts["ontogum 2 span boundaries: noun phrase grown to its clausal modifier"] == 1
 
 
+def test_a_copular_clause_contracts_to_its_copula() -> None:
+    # "[Huh ? is universal] ... [this]": the clause's verb is the copula.
+    doc = document([("Huh", "huh", "INTJ", "UH", 4, "nsubj"), ("?", "?", "PUNCT", ".", 1, "punct"),
+                    ("is", "be", "AUX", "VBZ", 4, "cop"), ("universal", "universal", "ADJ", "JJ", 0, "root")],
+                   [("this", "this", "PRON", "DT", 0, "root")])
+    mention(doc, "e1", 1, 1, 4)
+    mention(doc, "e1", 2, 1, 1)
+    report = Report()
+    ontogum.contract_verbal_spans(doc, report)
+    assert chains(doc) == [["is", "this"]]
+    assert report.counts == {"ontogum 2 contract verbal spans: copular clause contracted to its copula": 1}
+
+
 def test_appositions_merge_into_one_mention() -> None:
     # "[Benjamin] , [the 13th] , left" with an appos link: OntoNotes marks "Benjamin , the 13th" once.
     doc = document([("Benjamin", "Benjamin", "PROPN", "NNP", 6, "nsubj"), (",", ",", "PUNCT", ",", 4, "punct"),

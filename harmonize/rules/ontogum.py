@@ -6,7 +6,8 @@ examples). :data:`STEPS` lists them in the paper's order; :func:`apply_ontogum` 
 
 1. ``remove_bridging_and_cataphora``: bridging and split antecedents go; a pronoun that points forward
    (the mention before a ``cata`` link) leaves its chain.
-2. ``contract_verbal_spans``: a mention headed by a verb becomes that verb; first, as OntoNotes noun phrases
+2. ``contract_verbal_spans``: a mention headed by a verb becomes that verb, a copular clause ("Huh ? is
+   universal") its copula; first, as OntoNotes noun phrases
    include their clausal modifiers and GUM's do not, a mention grows over its head's ``acl`` dependents.
 3. ``merge_appositions``: an apposition (``appos`` link, same sentence) and its anchor become one mention from the
    anchor's first word to the end of the apposition's phrase (a closing bracket or quote included).
@@ -111,9 +112,19 @@ def contract_verbal_spans(document: Document, report: Report) -> None:
     expand_clausal_modifiers(document, report)
     for mention in document.mentions:
         head = _head(mention)
-        if head is not None and len(mention.words) > 1 and (head.upos == "VERB" or head.xpos.startswith("V")):
+        if head is None or len(mention.words) == 1:
+            continue
+        if head.upos == "VERB" or head.xpos.startswith("V"):
             report.add("ontogum 2 contract verbal spans: span contracted to its verb", _where(mention))
             document.set_words(mention, [head], head=head)
+            continue
+        # A clause with a copula ("Huh ? is universal"): its verb is the copula.
+        inside = {id(w) for w in mention.words}
+        children = [c for c in _children(head) if id(c) in inside]
+        copula = next((c for c in children if c.deprel == "cop"), None)
+        if copula is not None and any(c.deprel.startswith(("nsubj", "csubj", "expl")) for c in children):
+            report.add("ontogum 2 contract verbal spans: copular clause contracted to its copula", _where(mention))
+            document.set_words(mention, [copula], head=copula)
 
 
 def merge_appositions(document: Document, report: Report) -> None:
