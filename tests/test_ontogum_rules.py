@@ -198,6 +198,15 @@ def test_chains_split_at_indefinites() -> None:
     assert [ontogum.is_definite(m) for m in doc.mentions] == [False, True, False, True, True]
 
 
+def test_only_a_pronoun_or_name_as_possessor_makes_a_mention_definite() -> None:
+    doc = document([("the", "the", "DET", "DT", 2, "det"), ("world", "world", "NOUN", "NN", 4, "nmod:poss"),
+                    ("'s", "'s", "PART", "POS", 2, "case"), ("languages", "language", "NOUN", "NNS", 0, "root")],
+                   [("Ann", "Ann", "PROPN", "NNP", 3, "nmod:poss"), ("'s", "'s", "PART", "POS", 1, "case"),
+                    ("dog", "dog", "NOUN", "NN", 0, "root")])
+    general, owned = mention(doc, "e1", 1, 1, 4), mention(doc, "e2", 2, 1, 3)
+    assert (ontogum.is_definite(general), ontogum.is_definite(owned)) == (False, True)
+
+
 def test_singletons_go_last_and_the_chain_runs_in_order() -> None:
     doc = document([("Ann", "Ann", "PROPN", "NNP", 2, "nsubj"), ("saw", "see", "VERB", "VBD", 0, "root"),
                     ("a", "a", "DET", "DT", 4, "det"), ("dog", "dog", "NOUN", "NN", 2, "obj")],

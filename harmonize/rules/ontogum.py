@@ -16,8 +16,8 @@ examples). :data:`STEPS` lists them in the paper's order; :func:`apply_ontogum` 
 5. ``remove_copula``: a mention whose head has a ``cop`` dependent, in the sentence of the previous mention of its
    chain, leaves the chain (the predicate of "X is a Y").
 6. ``remove_nested``: a mention inside a longer mention of its own chain leaves the chain (i-within-i).
-7. ``split_at_indefinites``: a mention that is not definite (a pronoun, a proper noun, a possessed head or a head
-   with a definite determiner) starts a new chain with the mentions after it.
+7. ``split_at_indefinites``: a mention that is not definite (a pronoun, a proper noun, a head possessed by a
+   pronoun or name, or a head with a definite determiner) starts a new chain with the mentions after it.
 8. ``remove_singletons``: entities with one mention go (last, as the paper says, to catch the ones steps 1-7 made).
 
 Heads come from the UD tree (:func:`harmonize.schemas.heads.ud_head`) where the annotation gives none.
@@ -187,14 +187,16 @@ def remove_nested(document: Document, report: Report) -> None:
 def is_definite(mention: Mention) -> bool:
     """The paper's test: a mention is definite if it is a pronoun, a proper noun, has a possessed head, or its head
     has a definite determiner (anaphoric "such" counts: "such samples" refers back); anything else (bare and
-    indefinite nouns, adverbs, verbs) is not."""
+    indefinite nouns, adverbs, verbs) is not. The possessor must be a pronoun or a name ("her parents", "Ann's
+    dog"): "the world's languages" stays as general as "languages", and the official output agrees.
+    """
     head = _head(mention)
     if head is None:
         return True  # no tree to judge by: leave the chain alone
     if head.upos in ("PRON", "PROPN") or head.xpos in ("NNP", "NNPS"):
         return True
     children = _children(head)
-    return any(c.deprel == "nmod:poss" for c in children) or any(
+    return any(c.deprel == "nmod:poss" and c.upos in ("PRON", "PROPN") for c in children) or any(
         c.deprel == "det" and c.lemma.lower() in DEFINITE_DETERMINERS for c in children) or any(
         c.lemma.lower() == "such" and c.deprel in ("amod", "det:predet") for c in children)
 
