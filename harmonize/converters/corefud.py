@@ -64,16 +64,21 @@ _RELATION = re.compile(r"([^<,:]+)<([^<,:]+)(?::(.*))?\Z")
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def read_corefud(path: str | Path, lenient: bool = False, report: Report | None = None) -> Corpus:
+def read_corefud(
+    path: str | Path, lenient: bool = False, report: Report | None = None, coreference: bool = True
+) -> Corpus:
     """Read a CorefUD CoNLL-U file into a :class:`Corpus` (one :class:`Document` per ``# newdoc``)."""
-    return parse_corefud(read_text(path), str(path), lenient, report)
+    return parse_corefud(read_text(path), str(path), lenient, report, coreference)
 
 
 def parse_corefud(
-    text: str, path: str = "<string>", lenient: bool = False, report: Report | None = None
+    text: str, path: str = "<string>", lenient: bool = False, report: Report | None = None,
+    coreference: bool = True,
 ) -> Corpus:
-    """Parse CorefUD CoNLL-U text. Strict by default; ``lenient`` drops broken annotation into ``report``."""
-    reader = _Reader(path, Problems(path, lenient, report if report is not None else Report()))
+    """Parse CorefUD CoNLL-U text. Strict by default; ``lenient`` drops broken annotation into ``report``.
+    ``coreference=False`` reads the trees only (Entity, Bridge and SplitAnte are left out, their place in MISC
+    kept), for a reader that takes coreference from elsewhere (GUM's TSV)."""
+    reader = _Reader(path, Problems(path, lenient, report if report is not None else Report()), coreference)
     with paused_gc():
         return reader.run(text)
 
@@ -111,9 +116,10 @@ class _MentionRecord:
 
 
 class _Reader:
-    def __init__(self, path: str, problem: Problems) -> None:
+    def __init__(self, path: str, problem: Problems, coreference: bool = True) -> None:
         self.path = path
         self.problem = problem
+        self.coreference = coreference
         self.corpus = Corpus(meta={"source": path})
         self.document: Document | None = None
         self.fields: tuple[str, ...] | None = None
@@ -226,7 +232,8 @@ class _Reader:
                 split = values.pop("SplitAnte", None)
                 if entity is not None or bridge is not None or split is not None:
                     node.misc_order = order
-                    annotated.append((node, index + 1, entity, bridge, split))
+                    if self.coreference:
+                        annotated.append((node, index + 1, entity, bridge, split))
         if annotated:
             self._coreference(sentence, annotated)
 

@@ -72,28 +72,18 @@ def read_gum(path: str | Path, lenient: bool = False, report: Report | None = No
     dep = path.parent.parent / "dep" / f"{path.stem}.conllu"
     if not dep.exists():
         raise FormatError(str(path), None, f"no UD trees for it: {dep} not found")
-    corpus = read_corefud(dep, True, Report())  # the trees; its own coreference is replaced by the TSV's
+    corpus = read_corefud(dep, True, Report(), coreference=False)  # the trees; coreference comes from the TSV
     if len(corpus.documents) != 1:
         raise FormatError(str(dep), None, f"expected one document, found {len(corpus.documents)}")
     document = corpus.documents[0]
-    _clear_coreference(document)
+    for node in document.nodes():
+        if node.misc_order:  # the TSV's bridges and split antecedents go where the writer puts new ones
+            node.misc_order = tuple(k for k in node.misc_order if k not in ("Bridge", "SplitAnte"))
     with paused_gc():
         _TsvReader(str(path), document, Problems(str(path), lenient, report)).read(read_text(path))
     document.source = str(path)
     corpus.meta["source"] = str(path)
     return corpus
-
-
-def _clear_coreference(document: Document) -> None:
-    for node in document.nodes():
-        if node.mentions or node.bracket_order or {"Entity", "Bridge", "SplitAnte"} & set(node.misc_order):
-            _ = node.misc  # from now on the node is written from the model, not from its line as read
-            node.misc_order = tuple(k for k in node.misc_order if k not in ("Bridge", "SplitAnte"))
-        node.mentions = ()
-        node.bracket_order = ()
-    document.entities = []
-    document.bridges = []
-    document.split_antecedents = []
 
 
 class _Span:

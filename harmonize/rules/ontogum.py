@@ -2,7 +2,8 @@
 
 Each step is a function ``step(document, report)`` that edits one document through the model's edit methods and
 counts what it changed in ``report`` (reason "ontogum N name: what", with document, sentence and text as
-examples). :data:`STEPS` lists them in the paper's order; :func:`apply_ontogum` runs them all.
+examples); an optional third argument shares the document's indexed trees between steps. :data:`STEPS` lists
+them in the paper's order; :func:`apply_ontogum` runs them all.
 
 1. ``remove_bridging_and_cataphora``: bridging and split antecedents go; a pronoun that points forward
    (the mention before a ``cata`` link) leaves its chain.
@@ -40,13 +41,39 @@ def _where(mention: Mention) -> str:
     return f"{document.id if document is not None else '?'} {mention.sentence.id}: {mention.text!r}"
 
 
-def _head(mention: Mention) -> Node | None:
-    return mention.head if mention.head is not None else ud_head(mention)
+class _Tree:
+    """A document's basic dependency trees, indexed once per step (the rules change mentions, never the trees),
+    and the heads of the mentions that have none in the annotation."""
 
+    def __init__(self, document: Document) -> None:
+        self._children: dict[int, list[Node]] = {}
+        for sentence in document.sentences:
+            by_id = {node.id: node for node in sentence.nodes}
+            for node in sentence.nodes:
+                parent = by_id.get(node.head)
+                if parent is not None and not node.is_empty:
+                    self._children.setdefault(id(parent), []).append(node)
+        self._heads: dict[int, Node | None] = {}
 
-def _children(node: Node) -> list[Node]:
-    sentence = node.sentence
-    return [n for n in sentence.nodes if n.head == node.id and not n.is_empty] if sentence is not None else []
+    def children(self, node: Node) -> list[Node]:
+        return self._children.get(id(node), [])
+
+    def head(self, mention: Mention) -> Node | None:
+        """The annotated head, else the tree's (cached: a step that changes a mention's words sets its head)."""
+        if mention.head is not None:
+            return mention.head
+        if id(mention) not in self._heads:
+            self._heads[id(mention)] = ud_head(mention)
+        return self._heads[id(mention)]
+
+    def subtree_end(self, node: Node) -> int:
+        """The last position in the sentence of ``node``'s basic subtree."""
+        last, stack = node.position, [node]
+        while stack:
+            for child in self.children(stack.pop()):
+                last = max(last, child.position)
+                stack.append(child)
+        return last
 
 
 def _leave_chain(document: Document, mention: Mention, report: Report, reason: str) -> None:
@@ -58,7 +85,8 @@ def _leave_chain(document: Document, mention: Mention, report: Report, reason: s
         report.add(reason, _where(mention))
 
 
-def remove_bridging_and_cataphora(document: Document, report: Report) -> None:
+def remove_bridging_and_cataphora(document: Document, report: Report, tree: _Tree | None = None) -> None:
+    tree = tree if tree is not None else _Tree(document)
     for bridge in list(document.bridges):
         report.add("ontogum 1 remove bridging: bridge removed", _where(bridge.anaphor))
     document.bridges.clear()
@@ -73,34 +101,21 @@ def remove_bridging_and_cataphora(document: Document, report: Report) -> None:
                      if (m.link == "cata" and index == 0)
                      or (index + 1 < len(mentions) and mentions[index + 1].link == "cata")]
         for pronoun in cataphors:
-            head = _head(pronoun)
+            head = tree.head(pronoun)
             if head is not None and head.upos == "PRON":
                 _leave_chain(document, pronoun, report, "ontogum 1 remove cataphora: cataphoric pronoun unlinked")
 
 
-def _subtree_end(node: Node) -> int:
-    """The last position in the sentence of ``node``'s basic subtree."""
-    sentence = node.sentence
-    assert sentence is not None
-    inside, last, grew = {node.id}, node.position, True
-    while grew:
-        grew = False
-        for other in sentence.nodes:
-            if other.head in inside and other.id not in inside and not other.is_empty:
-                inside.add(other.id)
-                last = max(last, other.position)
-                grew = True
-    return last
-
-
-def expand_clausal_modifiers(document: Document, report: Report) -> None:
+def expand_clausal_modifiers(document: Document, report: Report, tree: _Tree | None = None) -> None:
     """OntoNotes noun phrases include their clausal modifiers (relative clauses, participles: ``acl``), which GUM
     leaves outside the markable: a mention grows to the end of its head's ``acl`` dependents."""
+    tree = tree if tree is not None else _Tree(document)
     for mention in document.mentions:
-        head = _head(mention)
+        head = tree.head(mention)
         if head is None or mention.is_discontinuous:
             continue
-        end = max((_subtree_end(child) for child in _children(head) if child.deprel.startswith("acl")), default=-1)
+        end = max((tree.subtree_end(child) for child in tree.children(head) if child.deprel.startswith("acl")),
+                  default=-1)
         if end > mention.words[-1].position:
             nodes = mention.sentence.nodes
             report.add("ontogum 2 span boundaries: noun phrase grown to its clausal modifier", _where(mention))
@@ -108,10 +123,11 @@ def expand_clausal_modifiers(document: Document, report: Report) -> None:
                                head=head)
 
 
-def contract_verbal_spans(document: Document, report: Report) -> None:
-    expand_clausal_modifiers(document, report)
+def contract_verbal_spans(document: Document, report: Report, tree: _Tree | None = None) -> None:
+    tree = tree if tree is not None else _Tree(document)
+    expand_clausal_modifiers(document, report, tree)
     for mention in document.mentions:
-        head = _head(mention)
+        head = tree.head(mention)
         if head is None or len(mention.words) == 1:
             continue
         if head.upos == "VERB" or head.xpos.startswith("V"):
@@ -120,14 +136,15 @@ def contract_verbal_spans(document: Document, report: Report) -> None:
             continue
         # A clause with a copula ("Huh ? is universal"): its verb is the copula.
         inside = {id(w) for w in mention.words}
-        children = [c for c in _children(head) if id(c) in inside]
+        children = [c for c in tree.children(head) if id(c) in inside]
         copula = next((c for c in children if c.deprel == "cop"), None)
         if copula is not None and any(c.deprel.startswith(("nsubj", "csubj", "expl")) for c in children):
             report.add("ontogum 2 contract verbal spans: copular clause contracted to its copula", _where(mention))
             document.set_words(mention, [copula], head=copula)
 
 
-def merge_appositions(document: Document, report: Report) -> None:
+def merge_appositions(document: Document, report: Report, tree: _Tree | None = None) -> None:
+    tree = tree if tree is not None else _Tree(document)
     for entity in list(document.entities):
         index = 1
         while index < len(entity.mentions):
@@ -135,24 +152,25 @@ def merge_appositions(document: Document, report: Report) -> None:
             if apposition.link == "appos" and apposition.sentence is anchor.sentence:
                 nodes = anchor.sentence.nodes
                 # The construction takes the closing bracket or quote of the apposition's phrase ("( SUT )").
-                head = _head(apposition)
+                head = tree.head(apposition)
                 last = max(anchor.words[-1].position, apposition.words[-1].position)
-                end = _subtree_end(head) if head is not None else last
+                end = tree.subtree_end(head) if head is not None else last
                 while last < end and nodes[last + 1].form in _CLOSING:
                     last += 1
                 first = anchor.words[0].position
                 report.add("ontogum 3 merge appositions: apposition merged into its anchor", _where(apposition))
                 document.remove_mention(apposition)
-                document.set_words(anchor, nodes[first : last + 1], head=_head(anchor))
+                document.set_words(anchor, nodes[first : last + 1], head=tree.head(anchor))
                 continue
             index += 1
 
 
-def remove_compounds(document: Document, report: Report) -> None:
+def remove_compounds(document: Document, report: Report, tree: _Tree | None = None) -> None:
     """The compound modifier is taken out of the chain's sequence of links: the mentions after it no longer reach
     the ones before it (the chain is cut there), as the official conversion does."""
+    tree = tree if tree is not None else _Tree(document)
     for mention in document.mentions:
-        head = _head(mention)
+        head = tree.head(mention)
         entity = mention.entity
         if (head is not None and head.deprel == "compound" and head.upos != "PROPN"
                 and head.xpos not in ("NNP", "NNPS") and entity is not None and len(entity.mentions) > 1):
@@ -165,16 +183,17 @@ def remove_compounds(document: Document, report: Report) -> None:
                          "ontogum 4 remove noun-noun compounds: compound modifier unlinked")
 
 
-def remove_copula(document: Document, report: Report) -> None:
+def remove_copula(document: Document, report: Report, tree: _Tree | None = None) -> None:
+    tree = tree if tree is not None else _Tree(document)
     for entity in list(document.entities):
         for before, after in list(zip(entity.mentions, entity.mentions[1:], strict=False)):
-            head = _head(after)
+            head = tree.head(after)
             if (after.entity is entity and before.sentence is after.sentence and head is not None
-                    and any(child.deprel == "cop" for child in _children(head))):
+                    and any(child.deprel == "cop" for child in tree.children(head))):
                 _leave_chain(document, after, report, "ontogum 5 remove copula: predicate unlinked")
 
 
-def remove_nested(document: Document, report: Report) -> None:
+def remove_nested(document: Document, report: Report, tree: _Tree | None = None) -> None:
     for entity in list(document.entities):
         for inner in list(entity.mentions):
             span = {id(w) for w in inner.words}
@@ -184,41 +203,43 @@ def remove_nested(document: Document, report: Report) -> None:
                              "ontogum 6 remove nested entities: mention inside its own chain's mention unlinked")
 
 
-def is_definite(mention: Mention) -> bool:
+def is_definite(mention: Mention, tree: _Tree | None = None) -> bool:
     """The paper's test: a mention is definite if it is a pronoun, a proper noun, has a possessed head, or its head
     has a definite determiner (anaphoric "such" counts: "such samples" refers back); anything else (bare and
     indefinite nouns, adverbs, verbs) is not. The possessor must be a pronoun or a name ("her parents", "Ann's
     dog"): "the world's languages" stays as general as "languages", and the official output agrees.
     """
-    head = _head(mention)
+    tree = tree if tree is not None else _Tree(mention.sentence.document)  # type: ignore[arg-type]
+    head = tree.head(mention)
     if head is None:
         return True  # no tree to judge by: leave the chain alone
     if head.upos in ("PRON", "PROPN") or head.xpos in ("NNP", "NNPS"):
         return True
-    children = _children(head)
+    children = tree.children(head)
     return any(c.deprel == "nmod:poss" and c.upos in ("PRON", "PROPN") for c in children) or any(
         c.deprel == "det" and c.lemma.lower() in DEFINITE_DETERMINERS for c in children) or any(
         c.lemma.lower() == "such" and c.deprel in ("amod", "det:predet") for c in children)
 
 
-def split_at_indefinites(document: Document, report: Report) -> None:
+def split_at_indefinites(document: Document, report: Report, tree: _Tree | None = None) -> None:
+    tree = tree if tree is not None else _Tree(document)
     pending = list(document.entities)
     while pending:
         entity = pending.pop()
         for index, mention in enumerate(entity.mentions[1:], 1):
-            if not is_definite(mention):
+            if not is_definite(mention, tree):
                 report.add("ontogum 7 adjust chains by definiteness: chain split at an indefinite", _where(mention))
                 pending.append(document.split_entity(entity, entity.mentions[index:]))
                 break
 
 
-def remove_singletons(document: Document, report: Report) -> None:
+def remove_singletons(document: Document, report: Report, tree: _Tree | None = None) -> None:
     for entity in [e for e in document.entities if len(e.mentions) == 1]:
         report.add("ontogum 8 remove singletons: singleton removed", _where(entity.mentions[0]))
         document.remove_entity(entity)
 
 
-STEPS: tuple[Callable[[Document, Report], None], ...] = (
+STEPS: tuple[Callable[[Document, Report, _Tree | None], None], ...] = (
     remove_bridging_and_cataphora, contract_verbal_spans, merge_appositions, remove_compounds, remove_copula,
     remove_nested, split_at_indefinites, remove_singletons,
 )
@@ -227,5 +248,6 @@ STEPS: tuple[Callable[[Document, Report], None], ...] = (
 def apply_ontogum(corpus: Corpus, report: Report) -> None:
     """Run every step, in order, on every document."""
     for document in corpus.documents:
+        tree = _Tree(document)  # the trees do not change, and heads are only recomputed where words change
         for step in STEPS:
-            step(document, report)
+            step(document, report, tree)
