@@ -33,4 +33,4 @@ def test_gum_v7_to_ontogum_matches_the_official_output_closely(tmp_path: Path) -
     assert (documents, same_tokens) == ("150", "149")
     assert done.stderr.startswith("tokens differ: GUM_news_iodine: token 380 is '|' here and '' in the reference")
     # Not yet the target (mention F1 99, CoNLL 98): these guard what the rules reach today.
-    assert float(mention_f1) >= 98.1 and float(conll) >= 96.0
+    assert float(mention_f1) >= 98.25 and float(conll) >= 96.35

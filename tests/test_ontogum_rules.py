@@ -207,6 +207,11 @@ def test_only_a_pronoun_or_name_as_possessor_makes_a_mention_definite() -> None:
     assert (ontogum.is_definite(general), ontogum.is_definite(owned)) == (False, True)
 
 
+def test_pronominal_determiners_are_definite() -> None:
+    doc = document([("both", "both", "DET", "DT", 2, "nsubj"), ("left", "leave", "VERB", "VBD", 0, "root")])
+    assert ontogum.is_definite(mention(doc, "e1", 1, 1, 1))
+
+
 def test_singletons_go_last_and_the_chain_runs_in_order() -> None:
     doc = document([("Ann", "Ann", "PROPN", "NNP", 2, "nsubj"), ("saw", "see", "VERB", "VBD", 0, "root"),
                     ("a", "a", "DET", "DT", 4, "det"), ("dog", "dog", "NOUN", "NN", 2, "obj")],

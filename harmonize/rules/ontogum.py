@@ -204,16 +204,16 @@ def remove_nested(document: Document, report: Report, tree: _Tree | None = None)
 
 
 def is_definite(mention: Mention, tree: _Tree | None = None) -> bool:
-    """The paper's test: a mention is definite if it is a pronoun, a proper noun, has a possessed head, or its head
-    has a definite determiner (anaphoric "such" counts: "such samples" refers back); anything else (bare and
-    indefinite nouns, adverbs, verbs) is not. The possessor must be a pronoun or a name ("her parents", "Ann's
+    """The paper's test: a mention is definite if it is a pronoun (UD also tags pronominal "this", "both", "each
+    other" DET), a proper noun, has a possessed head, or its head has a definite determiner (anaphoric "such"
+    counts: "such samples" refers back); anything else (bare and indefinite nouns, adverbs, verbs) is not. The possessor must be a pronoun or a name ("her parents", "Ann's
     dog"): "the world's languages" stays as general as "languages", and the official output agrees.
     """
     tree = tree if tree is not None else _Tree(mention.sentence.document)  # type: ignore[arg-type]
     head = tree.head(mention)
     if head is None:
         return True  # no tree to judge by: leave the chain alone
-    if head.upos in ("PRON", "PROPN") or head.xpos in ("NNP", "NNPS"):
+    if head.upos in ("PRON", "PROPN", "DET") or head.xpos in ("NNP", "NNPS"):
         return True
     children = tree.children(head)
     return any(c.deprel == "nmod:poss" and c.upos in ("PRON", "PROPN") for c in children) or any(
