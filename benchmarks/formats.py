@@ -149,7 +149,7 @@ def main() -> None:
     try:
         # In a child: a child's peak memory starts from its parent's at exec, so this process stays small.
         done = subprocess.run([sys.executable, __file__, "--prepare", "--data", str(args.data), "--work", str(work)],
-                              capture_output=True, text=True)
+                              capture_output=True, text=True, check=False)
         if done.returncode:
             sys.exit(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "preparing the data failed")
         tokens = int(done.stdout)

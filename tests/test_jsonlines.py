@@ -57,6 +57,7 @@ def test_litbank_through_jsonlines_keeps_every_mention() -> None:
         corpus = read_conll2012(path)
         text = format_jsonlines(corpus)
         words, clusters = load_like_e2e_coref(text)
+        assert len(words) == sum(len(s.nodes) for d in corpus.documents for s in d.sentences)
         assert sum(len(c) for c in clusters) == sum(len(d.mentions) for d in corpus.documents)
         back = parse_jsonlines(text, "litbank.jsonlines")
         assert _mention_texts(back) == _mention_texts(corpus)
@@ -110,8 +111,8 @@ def test_unknown_keys_pass_through() -> None:
 
 
 @pytest.mark.parametrize("text,line,reason", [
-    ('{"doc_key": "a", "sentences": [["x"]], "clusters": []}\n{"doc_key": "b", "sentences": [["x"], ["y"]], '
-     '"clusters": [[[0, 1]]]}\n', 2, "mention crosses a sentence boundary"),
+    (('{"doc_key": "a", "sentences": [["x"]], "clusters": []}\n{"doc_key": "b", "sentences": [["x"], ["y"]], '
+      '"clusters": [[[0, 1]]]}\n'), 2, "mention crosses a sentence boundary"),
     ('{"doc_key": "a", "sentences": [["x"]], "clusters": [[[0, 3]]]}\n', 1, "mention out of range"),
     ('\n{"doc_key": "a", "sentences": [["x"]]\n', 2, "not JSON"),
     ('{"doc_key": "a", "sentences": [["x"]], "speakers": [[]]}\n', 1, "not an e2e-coref document"),
