@@ -50,6 +50,21 @@ def test_a_folder_without_the_tables_is_an_error(tmp_path: Path) -> None:
         read_parquet(tmp_path / "x")
 
 
+def test_a_broken_or_foreign_table_is_an_error_naming_it(tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    write_parquet(sample(), tmp_path / "pq")
+    (tmp_path / "pq" / "tokens.parquet").write_text("not parquet", encoding="utf-8")
+    with pytest.raises(FormatError, match="not a readable Parquet table") as raised:
+        read_parquet(tmp_path / "pq")
+    assert raised.value.path == str(tmp_path / "pq" / "tokens.parquet")
+    write_parquet(sample(), tmp_path / "pq")
+    pq.write_table(pa.table({"doc": [0], "name": ["x"]}), tmp_path / "pq" / "documents.parquet")
+    with pytest.raises(FormatError, match="not a harmonize Parquet folder: KeyError"):
+        read_parquet(tmp_path / "pq")
+
+
 def test_conll2012_files_come_back_byte_identical_through_parquet(tmp_path: Path) -> None:
     """Layout bookkeeping (the lines around the cells, Potsdam's bare ids, a missing final newline) is kept too."""
     from harmonize.converters.conll2012 import format_conll2012, read_conll2012

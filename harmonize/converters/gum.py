@@ -117,11 +117,13 @@ class _TsvReader:
                 relation_columns = len(line.split("|")) - 1
             elif line and not line.startswith("#"):
                 columns = line.rstrip("\n").split("\t")
-                if len(columns) < 3 + len(span_features) + relation_columns:
+                complete = len(columns) >= 3 + len(span_features) + relation_columns
+                if not complete:
                     self.problem(number, "wrong column count",
                                  f"{len(columns)} columns, the header declares {3 + len(span_features)} + "
                                  f"{relation_columns}")
-                    continue
+                    if len(columns) < 3:
+                        continue
                 token_id, form = columns[0], columns[2]
                 if at >= len(self.words):
                     raise FormatError(self.path, number, f"token {token_id} {form!r} is beyond the {len(self.words)} "
@@ -132,14 +134,14 @@ class _TsvReader:
                                                          f"dep/ (word {at + 1} of {self.document.id})")
                 at += 1
                 self.by_token_id[token_id] = node
-                self.token(number, node, columns, span_features, relation_columns)
+                if complete:  # lenient: a short line still counts as its token, without annotation
+                    self.token(number, node, columns, span_features, relation_columns)
         if at != len(self.words):
             raise FormatError(self.path, None, f"{len(self.words) - at} words of {self.document.id} in dep/ have no "
                                                "token here")
         self.build()
 
     def token(self, number: int, node: Node, columns: list[str], features: list[str], relation_columns: int) -> None:
-        keys_here: list[str] = []
         for index, feature in enumerate(features):
             cell = columns[3 + index]
             if cell == "_":
@@ -155,7 +157,6 @@ class _TsvReader:
                     span = self.spans[key] = _Span(key, number)
                 if not span.nodes or span.nodes[-1] is not node:
                     span.nodes.append(node)
-                    keys_here.append(key)
                 if value not in ("", "*"):
                     span.features[feature] = value
         if relation_columns >= 2:

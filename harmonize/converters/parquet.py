@@ -31,7 +31,16 @@ import pyarrow.parquet as pq
 from harmonize.errors import FormatError, Report
 from harmonize.io import paused_gc
 from harmonize.schemas.model import (
-    Bridge, CommentSlot, Corpus, Document, Entity, Mention, MultiwordToken, Node, Sentence, SplitAntecedent,
+    Bridge,
+    CommentSlot,
+    Corpus,
+    Document,
+    Entity,
+    Mention,
+    MultiwordToken,
+    Node,
+    Sentence,
+    SplitAntecedent,
 )
 
 TABLES = ("documents", "sentences", "tokens", "entities", "mentions", "relations")
@@ -114,7 +123,22 @@ def read_parquet(folder: str | Path, lenient: bool = False, report: Report | Non
     missing = [name for name in TABLES if not (folder / f"{name}.parquet").exists()]
     if missing:
         raise FormatError(str(folder), None, f"not a harmonize Parquet folder: no {', '.join(missing)} table")
-    arrow = {name: pq.read_table(folder / f"{name}.parquet") for name in TABLES}
+    arrow = {name: _read_table(folder / f"{name}.parquet") for name in TABLES}
+    try:
+        return _build(folder, arrow)
+    except (KeyError, IndexError, TypeError, ValueError) as error:  # tables that do not fit together
+        raise FormatError(str(folder), None, f"not a harmonize Parquet folder: {type(error).__name__}: {error}") \
+            from None
+
+
+def _read_table(path: Path) -> pa.Table:
+    try:
+        return pq.read_table(path)
+    except (pa.ArrowException, OSError) as error:
+        raise FormatError(str(path), None, f"not a readable Parquet table: {str(error).splitlines()[0]}") from None
+
+
+def _build(folder: Path, arrow: dict[str, pa.Table]) -> Corpus:
     tables = {name: table.to_pylist() for name, table in arrow.items() if name != "tokens"}
     stored = (arrow["documents"].schema.metadata or {}).get(_CORPUS_META.encode())
     corpus = Corpus(meta={**(json.loads(stored) if stored else {}), "source": str(folder)})
@@ -133,7 +157,8 @@ def read_parquet(folder: str | Path, lenient: bool = False, report: Report | Non
             documents[row["doc"]].add_sentence(sentence)
         pending_order: list[tuple[Node, int, list]] = []
         # Tokens are most of the data: read column-wise, and skip JSON for the usual empty values.
-        tokens = arrow["tokens"].to_pydict() if arrow["tokens"].num_rows else dict.fromkeys(_TOKEN_COLUMNS, [])
+        tokens = (arrow["tokens"].to_pydict() if arrow["tokens"].num_rows
+                  else {column: [] for column in _TOKEN_COLUMNS})
         for (d, s, node_id, form, lemma, upos, xpos, feats, head, deprel, deps, misc, misc_order, start_char,
              end_char, bracket_order, conll2012) in zip(*(tokens[c] for c in _TOKEN_COLUMNS)):
             node = Node(node_id, form, lemma, upos, xpos, feats, head, deprel, deps,
