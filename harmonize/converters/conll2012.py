@@ -64,6 +64,7 @@ _ITEM = re.compile(r"\(([^()|]+)\)|\(([^()|]+)|([^()|]+)\)|([^()|]+)")
 _TYPED = re.compile(r"([^\W\d][^-]*)-(\d+)(?:-(.*))?$")
 _NO_MENTION = ("-", "_", "")
 _NO_VALUE = ("-", "_")
+_PART = "/part "  # between a document's name and its part number in the ids the reader gives
 # Column of the word, POS and speaker in the OntoNotes layout.
 _WORD, _POS, _SPEAKER = 3, 4, 9
 
@@ -148,7 +149,7 @@ class _Reader:
         if not name.strip("_ "):  # OntoGUM leaves the name empty, the Potsdam PCC writes "__": the file names it
             name = Path(self.path).stem
         self.name = name
-        document_id = f"{name}/part {part}" if part.isdigit() else name
+        document_id = f"{name}{_PART}{part}" if part.isdigit() else name
         self.document = Document(id=document_id, source=self.path, genre=genre_from_id(name))
         self.meta: dict[str, Any] = {"begin": line}
         if self.pending:
@@ -228,17 +229,18 @@ class _Reader:
 
     def columns(self, number: int, fields: list[str]) -> tuple[str | None, str | None, str | None]:
         """Word, POS and speaker of a token line (None where the layout has no such column)."""
-        if len(fields) >= 3 and fields[1].isdigit() and fields[2].isdigit():
-            word = fields[_WORD] if len(fields) > _WORD else "_"
-            pos = fields[_POS] if len(fields) > _POS else None
-            speaker = fields[_SPEAKER] if len(fields) > _SPEAKER + 1 else None
-            return word, pos, speaker
-        if len(fields) >= 2 and fields[0].isdigit():
-            return fields[1], None, None
-        if len(fields) == 1:  # the scorer's 2-column keys name the document there, not the word
-            return ("_" if fields[0] == self.name else fields[0]), None, None
-        self.problem(number, "unknown column layout", "cannot tell which column holds the word")
-        return None, None, None
+        roles = _column_roles(fields)
+        if roles is None:
+            self.problem(number, "unknown column layout", "cannot tell which column holds the word")
+            return None, None, None
+        if "word" in roles:
+            word = fields[roles["word"]]
+        elif len(fields) == 1:  # the scorer's 2-column keys name the document there, not the word
+            word = "_" if fields[0] == self.name else fields[0]
+        else:
+            word = "_"
+        pos, speaker = (fields[roles[r]] if r in roles else None for r in ("pos", "speaker"))
+        return word, pos, speaker
 
     def end_sentence(self, number: int) -> None:
         sentence = self.sentence
@@ -555,20 +557,18 @@ class _Writer:
         fields = pieces[::step]
         if fields and fields[-1] == "":
             fields = fields[:-1]
-        if len(fields) >= 3 and fields[1].isdigit() and fields[2].isdigit():
-            wanted = {_WORD: node.form}
-            if len(fields) > _POS and (node.xpos != "_" or fields[_POS] not in _NO_VALUE):
-                wanted[_POS] = node.xpos
-            speaker = node.sentence.speaker if node.sentence is not None else None
-            if len(fields) > _SPEAKER + 1 and speaker is not None:
-                wanted[_SPEAKER] = speaker
-        elif len(fields) >= 2 and fields[0].isdigit():
-            wanted = {1: node.form}
-        else:
-            return prefix
+        roles = _column_roles(fields) or {}
+        wanted: dict[int, str] = {}
+        if "word" in roles:
+            wanted[roles["word"]] = node.form
+        if "pos" in roles and (node.xpos != "_" or fields[roles["pos"]] not in _NO_VALUE):
+            wanted[roles["pos"]] = node.xpos
+        speaker = node.sentence.speaker if node.sentence is not None else None
+        if "speaker" in roles and speaker is not None:
+            wanted[roles["speaker"]] = speaker
         changed = False
         for column, value in wanted.items():
-            if column < len(fields) and fields[column] != value:
+            if fields[column] != value:
                 pieces[column * step] = _column_value(value)
                 changed = True
         if not changed:
@@ -587,12 +587,30 @@ class _Writer:
         return "\t".join((self.name, str(int(self.part)), str(at), word, pos, "*", "-", "-", "-", speaker, "*", cell))
 
 
+def _column_roles(fields: list[str]) -> dict[str, int] | None:
+    """Where the word, POS and speaker stand among a token line's columns before the cell ({} where none of them
+    does; None where the layout is unknown). Reader and writer both go by it."""
+    if len(fields) >= 3 and fields[1].isdigit() and fields[2].isdigit():  # OntoNotes: id, part, index, word ...
+        wanted = {"word": _WORD, "pos": _POS, "speaker": _SPEAKER}
+        # The speaker column counts only in the full layout, where the named-entity column follows it.
+        return {role: at for role, at in wanted.items() if at < len(fields) - (role == "speaker")}
+    if len(fields) >= 2 and fields[0].isdigit():  # index first: GUM, OntoGUM, the PCC
+        return {"word": 1}
+    if len(fields) == 1:  # document id only: the scorer's 2-column keys
+        return {}
+    return None
+
+
+def split_part(document_id: str) -> tuple[str, str | None]:
+    """``"NAME/part NNN"`` (a CoNLL-2012 part, as the reader names it) -> ``("NAME", "NNN")``; other ids -> ``(id,
+    None)``."""
+    head, sep, part = document_id.rpartition(_PART)
+    return (head, part) if sep and part.isdigit() else (document_id, None)
+
+
 def _name_and_part(document: Document, number: int) -> tuple[str, str]:
-    name = document.id if document.id is not None else f"document_{number + 1}"
-    head, sep, part = name.rpartition("/part ")
-    if sep and part.isdigit():
-        return head, part
-    return _column_value(name), "000"
+    name, part = split_part(document.id if document.id is not None else f"document_{number + 1}")
+    return (name, part) if part is not None else (_column_value(name), "000")
 
 
 def _column_value(value: str) -> str:

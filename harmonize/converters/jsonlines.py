@@ -33,7 +33,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from harmonize.converters.conll2012 import genre_from_id
+from harmonize.converters.conll2012 import genre_from_id, split_part
 from harmonize.converters.spans import contiguous_spans, report_unwritten
 from harmonize.errors import Problems, Report
 from harmonize.io import atomic_write_text, paused_gc, read_text
@@ -174,6 +174,5 @@ def document_record(
 
 
 def _doc_key(document: Document) -> str:
-    name = document.id if document.id is not None else "document"
-    head, sep, part = name.rpartition("/part ")
-    return f"{head}_{int(part)}" if sep and part.isdigit() else name
+    name, part = split_part(document.id if document.id is not None else "document")
+    return f"{name}_{int(part)}" if part is not None else name
