@@ -21,6 +21,7 @@ from harmonize.converters import formats, get_format
 from harmonize.converters.registry import Format
 from harmonize.errors import HarmonizeError, Report
 from harmonize.io import atomic_write_text, paused_gc
+from harmonize.schemas.model import Corpus
 
 app = typer.Typer(
     add_completion=False,
@@ -105,9 +106,7 @@ def convert(
             )
             + "\n",
         )
-    if total:
-        for reason, count in sorted(total.counts.items()):
-            _say(f"dropped or changed: {count} x {reason} (e.g. {total.examples[reason][0]})")
+    _say_report(total)
     target_name = jobs[0][1] if len(jobs) == 1 else output
     _say(f"wrote {len(jobs)} file(s) to {target_name}")
 
@@ -171,18 +170,12 @@ def compare(
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
 ) -> None:
     """Token agreement, mention P/R/F1 (exact spans) and CoNLL score of OURS against a reference, per genre."""
-    from harmonize.schemas.model import Corpus
     from harmonize.scoring.compare import compare_corpora
 
     reader = get_format(source, "read")
     report = Report()
-    sides = []
-    for paths in (ours, [reference]):
-        corpus = Corpus()
-        for path in _input_files(paths, reader, sample=False):
-            corpus.documents.extend(reader.reader(path, lenient, report).documents)  # type: ignore[misc]
-        sides.append(corpus)
-    result = compare_corpora(sides[0], sides[1])
+    result = compare_corpora(_read_corpus(ours, reader, lenient, report),
+                             _read_corpus([reference], reader, lenient, report))
     typer.echo(f"{'genre':<14}{'docs':>6}{'same tokens':>13}{'mention P':>11}{'mention R':>11}{'mention F1':>12}"
                f"{'CoNLL':>8}")
     for group in result.groups:
@@ -193,8 +186,7 @@ def compare(
     for side, names in (("ours", result.only_ours), ("the reference", result.only_reference)):
         if names:
             _say(f"{len(names)} document(s) only in {side}: {', '.join(names[:10])}")
-    for reason, count in sorted(report.counts.items()):
-        _say(f"dropped or changed: {count} x {reason} (e.g. {report.examples[reason][0]})")
+    _say_report(report)
 
 
 @app.command()
@@ -206,17 +198,11 @@ def view(
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
 ) -> None:
     """Self-contained HTML pages showing every mention, coloured by entity (an index page for several)."""
-    from harmonize.schemas.model import Corpus
     from harmonize.views.html import write_views
 
-    reader = get_format(source, "read")
     report = Report()
-    corpus = Corpus()
-    for path in _input_files(inputs, reader, sample=False):
-        corpus.documents.extend(reader.reader(path, lenient, report).documents)  # type: ignore[misc]
-    written = write_views(corpus, output)
-    for reason, count in sorted(report.counts.items()):
-        _say(f"dropped or changed: {count} x {reason} (e.g. {report.examples[reason][0]})")
+    written = write_views(_read_corpus(inputs, get_format(source, "read"), lenient, report), output)
+    _say_report(report)
     _say(f"wrote {len(written)} page(s) to {output}")
 
 
@@ -274,8 +260,7 @@ def stats(
         typer.echo(render(tables, fmt), nl=False)
     if plots is not None:
         write_plots(length_distributions(groups), plots)
-    for reason, count in sorted(report.counts.items()):
-        _say(f"dropped or changed: {count} x {reason} (e.g. {report.examples[reason][0]})")
+    _say_report(report)
 
 
 def _convert_job(job: tuple) -> Report:
@@ -367,6 +352,20 @@ def _plan_outputs(files: list[Path], output: Path, writer: Format) -> list[tuple
         taken[out] = path
         jobs.append((path, out))
     return jobs
+
+
+def _read_corpus(inputs: list[Path], reader: Format, lenient: bool, report: Report) -> Corpus:
+    """Every input file's documents in one corpus."""
+    corpus = Corpus()
+    for path in _input_files(inputs, reader, sample=False):
+        corpus.documents.extend(reader.reader(path, lenient, report).documents)  # type: ignore[misc]
+    return corpus
+
+
+def _say_report(report: Report) -> None:
+    """What readers, rules and writers dropped or changed: one line per reason with its count and an example."""
+    for reason, count in sorted(report.counts.items()):
+        _say(f"dropped or changed: {count} x {reason} (e.g. {report.examples[reason][0]})")
 
 
 def _say(message: str) -> None:
