@@ -15,10 +15,7 @@ Contenders:
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -26,8 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DATA = Path(os.environ.get("HARMONIZE_SHARED_DATA", ROOT.parent / "shared" / "data"))
+from common import arguments, best_of, count_words, peak_mb
 
 
 def files_of(data: Path) -> list[Path]:
@@ -37,16 +33,6 @@ def files_of(data: Path) -> list[Path]:
     return sorted(folder.glob("*.conllu"))
 
 
-def count_tokens(files: list[Path]) -> int:
-    total = 0
-    for path in files:
-        for line in path.read_text(encoding="utf-8").split("\n"):
-            if line and line[0].isdigit():
-                first = line.split("\t", 1)[0]
-                total += first.isdigit()
-    return total
-
-
 def run_floor(files: list[Path], out: Path) -> None:
     for path in files:
         rows = [line.split("\t") for line in path.read_text(encoding="utf-8").split("\n")]
@@ -54,7 +40,6 @@ def run_floor(files: list[Path], out: Path) -> None:
 
 
 def run_harmonize(files: list[Path], out: Path) -> None:
-    sys.path.insert(0, str(ROOT))
     from harmonize.cli import convert_file
     from harmonize.converters import get_format
     from harmonize.io import paused_gc
@@ -91,37 +76,24 @@ def one(name: str, data: Path) -> None:
             if written < sum(p.stat().st_size for p in files) * 0.9:
                 sys.exit(f"{name} wrote only {written} bytes: the run failed")
         seconds = time.perf_counter() - start
-        who = resource.RUSAGE_SELF if name in ("floor", "harmonize") else resource.RUSAGE_CHILDREN
-        peak_mb = resource.getrusage(who).ru_maxrss / 1024
-        print(json.dumps({"seconds": seconds, "peak_mb": peak_mb}))
+        print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children=name not in ("floor", "harmonize"))}))
     finally:
         shutil.rmtree(out, ignore_errors=True)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--one", help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = arguments(__doc__).parse_args()
     if args.one:
         one(args.one, args.data)
         return
     files = files_of(args.data)
-    tokens = count_tokens(files)
+    tokens = count_words(files)
     contenders = ["floor", "harmonize", "harmonize-cli", "harmonize-cli-1"]
     if shutil.which("udapy") or Path(sys.executable).with_name("udapy").exists():
         contenders.append("udapi")
     else:
         print("udapi not installed (pip install udapi): skipped", file=sys.stderr)
-    best: dict[str, dict[str, float]] = {}
-    for _ in range(args.repeat):
-        for name in contenders:  # interleaved, so that a noisy moment does not favour one contender
-            done = subprocess.run([sys.executable, __file__, "--one", name, "--data", str(args.data)],
-                                  capture_output=True, text=True, check=True)
-            result = json.loads(done.stdout)
-            if name not in best or result["seconds"] < best[name]["seconds"]:
-                best[name] = result
+    best = best_of(__file__, contenders, args.repeat, ["--data", str(args.data)], lambda r: r["seconds"])
     print(f"GUM V11.1.0 dep/: {len(files)} files, {tokens:,} tokens; best of {args.repeat} runs")
     print(f"{'contender':<15}{'seconds':>9}{'tokens/s':>12}{'peak MB':>9}{'vs harmonize':>14}")
     for name in contenders:

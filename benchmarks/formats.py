@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -25,10 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DATA = Path(os.environ.get("HARMONIZE_SHARED_DATA", ROOT.parent / "shared" / "data"))
+from common import arguments, best_of, count_words, peak_mb
+
 FORMATS = ("corefud", "conll2012", "jsonlines", "parquet")
-sys.path.insert(0, str(ROOT))
 
 
 def inputs(work: Path, fmt: str) -> list[Path]:
@@ -45,18 +42,13 @@ def prepare(data: Path, work: Path) -> int:
     if not source.is_dir():
         sys.exit(f"benchmark data not found: {source} (set HARMONIZE_SHARED_DATA or --data)")
     corefud = get_format("corefud", "read")
-    tokens = 0
     for fmt in FORMATS:
         (work / fmt).mkdir()
         writer = get_format(fmt, "write")
         for path in sorted(source.glob("*.conllu")):
             # lenient: GUM_court_insanity.conllu has one conflicting entity type (reported, not fatal here)
             convert_file(path, work / fmt / (path.stem + writer.extension), corefud, writer, lenient=True)
-    for path in sorted(source.glob("*.conllu")):
-        for line in path.read_text(encoding="utf-8").split("\n"):
-            if line and line[0].isdigit() and line.split("\t", 1)[0].isdigit():
-                tokens += 1
-    return tokens
+    return count_words(sorted(source.glob("*.conllu")))
 
 
 def run_harmonize(fmt: str, files: list[Path], out: Path) -> tuple[float, float]:
@@ -119,23 +111,20 @@ def one(name: str, work: Path) -> None:
             with open(out / "stdout.conllu", "wb") as stdout:
                 subprocess.run(command, check=True, stdout=stdout, stderr=subprocess.DEVNULL)
             reading, writing = time.perf_counter() - start, 0.0
-            peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+            peak = peak_mb(children=True)
         else:
             kind, _, fmt = name.partition(":")
             files = inputs(work, fmt)
             runner = run_floor if kind == "floor" else run_harmonize
             reading, writing = runner(fmt, files, out)
-            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            peak = peak_mb()
         print(json.dumps({"read": reading, "write": writing, "peak_mb": peak}))
     finally:
         shutil.rmtree(out, ignore_errors=True)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--one", help=argparse.SUPPRESS)
+    parser = arguments(__doc__)
     parser.add_argument("--work", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--prepare", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -158,15 +147,7 @@ def main() -> None:
             contenders.append("udapi")
         else:
             print("udapi not installed (pip install udapi): skipped", file=sys.stderr)
-        best: dict[str, dict[str, float]] = {}
-        for _ in range(args.repeat):
-            for name in contenders:  # interleaved, so that a noisy moment does not favour one contender
-                done = subprocess.run([sys.executable, __file__, "--one", name, "--work", str(work)],
-                                      check=True, capture_output=True, text=True)
-                result = json.loads(done.stdout)
-                total = result["read"] + result["write"]
-                if name not in best or total < best[name]["read"] + best[name]["write"]:
-                    best[name] = result
+        best = best_of(__file__, contenders, args.repeat, ["--work", str(work)], lambda r: r["read"] + r["write"])
         print(f"GUM V11.1.0: {tokens:,} tokens, best of {args.repeat}")
         print(f"{'contender':<22}{'read s':>8}{'write s':>9}{'read tok/s':>12}{'write tok/s':>13}{'peak MB':>9}"
               f"{'x floor':>9}{'x udapi':>9}")

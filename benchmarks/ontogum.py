@@ -13,10 +13,7 @@ The official converter (the GUM build's) is not packaged and needs the GUM build
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -24,10 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DATA = Path(os.environ.get("HARMONIZE_SHARED_DATA", ROOT.parent / "shared" / "data"))
-CONTENDERS = ("read", "read+rules", "read+rules+write", "cli")
-sys.path.insert(0, str(ROOT))
+from common import arguments, best_of, count_words, peak_mb
+
+CONTENDERS = ["read", "read+rules", "read+rules+write", "cli"]
 
 
 def one(name: str, release: Path) -> None:
@@ -44,7 +40,6 @@ def one(name: str, release: Path) -> None:
             subprocess.run([str(Path(sys.executable).with_name("harmonize")), "convert", str(release), "--from", "gum",
                             "--to", "conll2012", "--rules", "ontogum", "-O", "layout=ontogum", "-o", str(out),
                             "--lenient"], check=True, capture_output=True)
-            who = resource.RUSAGE_CHILDREN
         else:
             with paused_gc():
                 for path in tsv_files(release):
@@ -55,36 +50,22 @@ def one(name: str, release: Path) -> None:
                     if name == "read+rules+write":
                         write_conll2012(corpus, out / f"{path.stem}.conll", report, layout="ontogum")
                     corpus.release()
-            who = resource.RUSAGE_SELF
         seconds = time.perf_counter() - start
-        print(json.dumps({"seconds": seconds, "peak_mb": resource.getrusage(who).ru_maxrss / 1024}))
+        print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children=name == "cli")}))
     finally:
         shutil.rmtree(out, ignore_errors=True)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--one", help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = arguments(__doc__).parse_args()
     release = args.data / "gum" / "v11.1.0"
     if not (release / "coref_tsv").is_dir():
         sys.exit(f"benchmark data not found: {release} (set HARMONIZE_SHARED_DATA or --data)")
     if args.one:
         one(args.one, release)
         return
-    tokens = sum(1 for path in (release / "dep").glob("*.conllu")
-                 for line in path.read_text(encoding="utf-8").split("\n")
-                 if line and line[0].isdigit() and line.split("\t", 1)[0].isdigit())
-    best: dict[str, dict[str, float]] = {}
-    for _ in range(args.repeat):
-        for name in CONTENDERS:
-            done = subprocess.run([sys.executable, __file__, "--one", name, "--data", str(args.data)], check=True,
-                                  capture_output=True, text=True)
-            result = json.loads(done.stdout)
-            if name not in best or result["seconds"] < best[name]["seconds"]:
-                best[name] = result
+    tokens = count_words(sorted((release / "dep").glob("*.conllu")))
+    best = best_of(__file__, CONTENDERS, args.repeat, ["--data", str(args.data)], lambda r: r["seconds"])
     print(f"GUM V11.1.0: {tokens:,} tokens, best of {args.repeat}")
     print(f"{'contender':<18}{'seconds':>9}{'tokens/s':>11}{'peak MB':>9}")
     for name, result in best.items():

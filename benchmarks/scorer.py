@@ -10,24 +10,20 @@ The response drops 10% of the mentions, merges and splits some entities and exte
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import time
 import tracemalloc
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from common import DEFAULT_DATA  # also puts the checkout on sys.path
 
-from harmonize.converters.corefud import read_corefud  # noqa: E402
-from harmonize.converters.gum import read_splits  # noqa: E402
-from harmonize.schemas.model import Corpus  # noqa: E402
-from harmonize.scoring.matching import document_spans  # noqa: E402
-from harmonize.scoring.metrics import METRICS  # noqa: E402
-from harmonize.scoring.score import score_corpora  # noqa: E402
-
-DEFAULT_DATA = Path(os.environ.get("HARMONIZE_SHARED_DATA", ROOT.parent / "shared" / "data"))
+from harmonize.converters.corefud import read_corefud
+from harmonize.converters.gum import read_splits
+from harmonize.schemas.model import Corpus
+from harmonize.scoring.matching import document_spans
+from harmonize.scoring.metrics import METRICS
+from harmonize.scoring.score import score_corpora
 
 
 def gum_dev(data: Path) -> Corpus:

@@ -1,0 +1,58 @@
+"""What the benchmark scripts share: where the data is, the command line, token counts, peak memory, and running
+contenders in child processes (each one's peak memory is its own), interleaved, keeping the best run of each."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = Path(os.environ.get("HARMONIZE_SHARED_DATA", ROOT.parent / "shared" / "data"))
+sys.path.insert(0, str(ROOT))  # the benchmarks time the checkout, installed or not
+
+
+def arguments(description: str) -> argparse.ArgumentParser:
+    """--data, --repeat and the hidden --one (a child process running one contender)."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    return parser
+
+
+def count_words(files: list[Path]) -> int:
+    """Syntactic words in CoNLL-U files (no multiword token ranges, no empty nodes)."""
+    total = 0
+    for path in files:
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            if line and line[0].isdigit() and line.split("\t", 1)[0].isdigit():
+                total += 1
+    return total
+
+
+def peak_mb(children: bool = False) -> float:
+    """Peak resident memory of this process, or of its finished children."""
+    who = resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF
+    return resource.getrusage(who).ru_maxrss / 1024
+
+
+def best_of(
+    script: str, contenders: list[str], repeat: int, arguments: list[str], cost: Callable[[dict], float]
+) -> dict[str, dict]:
+    """Run ``script --one NAME ARGUMENTS`` for every contender, ``repeat`` times, interleaved so that a noisy moment
+    does not favour one contender; each child prints its result as JSON. The run of least ``cost`` counts."""
+    best: dict[str, dict] = {}
+    for _ in range(repeat):
+        for name in contenders:
+            done = subprocess.run([sys.executable, script, "--one", name, *arguments], check=True,
+                                  capture_output=True, text=True)
+            result = json.loads(done.stdout)
+            if name not in best or cost(result) < cost(best[name]):
+                best[name] = result
+    return best
