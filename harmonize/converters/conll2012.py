@@ -307,8 +307,8 @@ class _Reader:
 
     def entity(self, number: int, label: str) -> Entity | None:
         """The entity a label names, created at its first bracket; GUM labels also give its type and identity."""
-        self.labels.add("numeric" if label.isdigit() else "typed" if _TYPED.match(label) else "verbatim")
         typed = None if label.isdigit() else _TYPED.match(label)
+        self.labels.add("numeric" if label.isdigit() else "typed" if typed is not None else "verbatim")
         key = typed[2] if typed is not None else label
         entity = self.entities.get(key)
         assert self.document is not None
