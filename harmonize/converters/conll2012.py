@@ -378,6 +378,7 @@ def _cut(line: str) -> tuple[str, str, str]:
 
 def genre_from_id(document_id: str) -> str | None:
     """OntoNotes ids start with the genre ("bc/cctv/00/cctv_0001"); GUM's name it second ("GUM_academic_art")."""
+    document_id = split_part(document_id)[0]
     if "/" in document_id:
         return document_id.split("/", 1)[0]
     parts = document_id.split("_")

@@ -1,20 +1,22 @@
 """Compare a conversion with a reference conversion of the same documents (OntoGUM against the official build).
 
-Documents are matched by id. For each genre and overall: how many documents have the same tokens (forms in
-order), mention precision/recall/F1 with exact spans, and the CoNLL score (mean F1 of MUC, B3 and CEAF-e), all
-clusters counted as given (as the reference CoNLL scorer does). Token forms may differ where the reference
-damaged a token (the official OntoGUM output writes "|" as an empty word); scores then align tokens by position,
-which needs equal token counts, and the differing documents are listed.
+Documents are matched by id (a first part, "NAME/part 000", matches "NAME"). For each genre and overall: how many
+documents have the same tokens (forms in order), mention precision/recall/F1 with exact spans, and the CoNLL score
+(mean F1 of MUC, B3 and CEAF-e), all clusters counted as given (as the reference CoNLL scorer does). Mentions are
+compared by the positions of their words in the document, so sentence breaks need not agree (the official OntoGUM
+output has none). Token forms may differ where the reference damaged a token (it writes "|" as an empty word); the
+differing documents are listed, and token counts must agree.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
-from harmonize.converters.conll2012 import genre_from_id
+from harmonize.converters.conll2012 import genre_from_id, split_part
 from harmonize.errors import HarmonizeError
 from harmonize.schemas.model import Corpus, Document
-from harmonize.scoring.score import score_corpora
+from harmonize.scoring.metrics import Score, b_cubed, ceaf_e, muc
 
 
 @dataclass
@@ -40,31 +42,63 @@ def _forms(document: Document) -> list[str]:
     return [node.form for node in document.nodes() if not node.is_empty]
 
 
+def _key(document: Document) -> str:
+    """The id documents are matched by: a first part counts as the document itself, so that "NAME/part 000" from
+    an OntoNotes-layout file meets "NAME" from a file whose header names no part (the official OntoGUM output)."""
+    name, part = split_part(str(document.id))
+    return name if part in (None, "000") else str(document.id)
+
+
 def compare_corpora(ours: Corpus, reference: Corpus) -> Comparison:
-    by_id = {d.id: d for d in reference.documents}
-    pairs = [(d, by_id[d.id]) for d in ours.documents if d.id in by_id]
-    ours_ids = {d.id for d in ours.documents}
-    comparison = Comparison([], only_ours=sorted(str(d.id) for d in ours.documents if d.id not in by_id),
-                            only_reference=sorted(str(i) for i in by_id if i not in ours_ids))
+    by_key = {_key(d): d for d in reference.documents}
+    pairs = [(d, by_key[_key(d)]) for d in ours.documents if _key(d) in by_key]
+    ours_keys = {_key(d) for d in ours.documents}
+    comparison = Comparison([], only_ours=sorted(str(d.id) for d in ours.documents if _key(d) not in by_key),
+                            only_reference=sorted(str(d.id) for k, d in by_key.items() if k not in ours_keys))
     if not pairs:
         raise HarmonizeError("no document of one side has an id found on the other")
     same: dict[str, bool] = {}
     for mine, theirs in pairs:
         a, b = _forms(mine), _forms(theirs)
         same[str(mine.id)] = a == b
+        if len(a) != len(b):
+            raise HarmonizeError(f"{_key(mine)}: {len(a)} tokens here and {len(b)} in the reference; "
+                                 "mentions cannot be compared by position")
         if a != b:
             at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
             comparison.token_differences.append(
-                f"{mine.id}: token {at + 1} is {a[at] if at < len(a) else None!r} here and "
+                f"{_key(mine)}: token {at + 1} is {a[at] if at < len(a) else None!r} here and "
                 f"{b[at] if at < len(b) else None!r} in the reference ({len(a)} and {len(b)} tokens)")
     groups: dict[str, list[tuple[Document, Document]]] = {}
     for mine, theirs in pairs:
         groups.setdefault(genre_from_id(str(mine.id)) or "other", []).append((mine, theirs))
     for name, members in [*sorted(groups.items()), ("all", pairs)]:
-        result = score_corpora(Corpus([t for _, t in members]), Corpus([m for m, _ in members]),
-                               ["muc", "bcub", "ceafe", "mentions"], singletons=True, forms=False, mode="exact")
-        mentions = result.metrics["mentions"]
+        totals = [Score(Fraction(0), Fraction(0), Fraction(0), Fraction(0)) for _ in range(4)]
+        for mine, theirs in members:
+            key, response = _clusters(theirs), _clusters(mine)
+            found = {m for c in key for m in c} & {m for c in response for m in c}
+            mentions = Score(Fraction(len(found)), Fraction(sum(map(len, key))), Fraction(len(found)),
+                             Fraction(sum(map(len, response))))
+            for at, score in enumerate((mentions, muc(key, response), b_cubed(key, response),
+                                        ceaf_e(key, response))):
+                totals[at] += score
+        mentions, *conll = totals
         comparison.groups.append(GroupComparison(
             name, len(members), sum(same[str(m.id)] for m, _ in members), mentions.precision, mentions.recall,
-            mentions.f1, result.conll or 0.0))
+            mentions.f1, sum(score.f1 for score in conll) / 3))
     return comparison
+
+
+def _clusters(document: Document) -> list[set[tuple[int, ...]]]:
+    """Each entity as a set of mentions, a mention as the positions of its words in the document: sentence
+    breaks and ids play no part (the official OntoGUM output has neither). A span in two entities counts in the
+    first only, as the scorer has it."""
+    position = {id(node): at for at, node in enumerate(n for n in document.nodes() if not n.is_empty)}
+    seen: set[tuple[int, ...]] = set()
+    clusters = []
+    for entity in document.entities:
+        spans = {tuple(position[id(w)] for w in m.words if id(w) in position) for m in entity.mentions} - seen
+        seen |= spans
+        if spans:
+            clusters.append(spans)
+    return clusters
