@@ -18,8 +18,6 @@ CASES = {
     "closing an eid never opened": (conllu("1 a Entity=e9)", GOOD), 4, "closing bracket for an entity never opened"),
     "mention crossing a sentence": (conllu("1 a Entity=(e1--1", "1 b Entity=e1)\n" + GOOD.replace("1 x", "2 x")),
                                     4, "mention crosses a sentence boundary"),
-    "conflicting entity types": (conllu("1 a Entity=(e1-person-1)", "1 b Entity=(e1-place-1)"), 7,
-                                 "conflicting entity type"),
     "missing global.Entity header": (conllu("1 a Entity=(e1--1)", header=None), 3, "missing global.Entity header"),
     "malformed global.Entity header": (conllu("1 a Entity=(e1--1)", header="type-head"), 2,
                                        "malformed global.Entity header"),

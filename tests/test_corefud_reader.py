@@ -146,3 +146,11 @@ def test_misc_keys_keep_their_place_and_coref_keys_are_not_in_misc() -> None:
     node = document.sentences[0].nodes[0]
     assert node.misc == {"Aa": "1", "SpaceAfter": "No", "Zz": None}
 
+
+
+def test_a_mention_typed_otherwise_than_its_entity_keeps_its_own_type() -> None:
+    document = _doc(conllu("1 a Entity=(e1-person-1)", "1 b Entity=(e1-place-1)\n2 c Entity=(e1-person-1)"))
+    first, second, third = document.entity("e1").mentions
+    assert document.entity("e1").type == "person"
+    assert [m.etype for m in (first, second, third)] == [None, "place", None]
+    assert [m.entity_type for m in (first, second, third)] == ["person", "place", "person"]

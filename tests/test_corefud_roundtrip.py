@@ -33,7 +33,7 @@ def test_corefud_samples_roundtrip_byte_identical(path: Path) -> None:
     assert written == text
 
 
-@pytest.mark.parametrize("path", file_params([p for p in GUM if p.name != GUM_TYPE_CONFLICT], "GUM v11.1.0 dep"))
+@pytest.mark.parametrize("path", file_params(GUM, "GUM v11.1.0 dep"))
 def test_gum_v11_roundtrip_byte_identical(path: Path) -> None:
     text, written = _roundtrip(path)
     assert written == text
@@ -52,18 +52,14 @@ def test_parcorfull_corefud_roundtrip_byte_identical(path: Path) -> None:
     assert written == text
 
 
-def test_gum_type_conflict_is_an_error_in_strict_mode_and_reported_in_lenient_mode() -> None:
+def test_a_mention_typed_unlike_its_entity_keeps_its_type() -> None:
+    """GUM's entity 39 is an "event" with one "abstract" mention (line 484): the mention keeps its own type."""
     path = shared("gum", "v11.1.0", "dep", GUM_TYPE_CONFLICT)
-    with pytest.raises(FormatError) as raised:
-        read_corefud(path)
-    assert raised.value.line == 484 and "conflicting entity type" in raised.value.reason
-    report = Report()
-    text = path.read_text(encoding="utf-8")
-    written = format_corefud(read_corefud(path, lenient=True, report=report))
-    assert dict(report.counts) == {"conflicting entity type": 1}
-    differing = [i for i, (a, b) in enumerate(zip(text.split("\n"), written.split("\n")), 1) if a != b]
-    assert differing == [484]  # the dropped type, and nothing else
-    assert written.split("\n")[483].count("(39-event-") == 1
+    document = read_corefud(path).documents[0]
+    entity = next(e for e in document.entities if e.id == "39")
+    assert entity.type == "event"
+    assert [(m.etype, m.entity_type) for m in entity.mentions if m.etype is not None] == [("abstract", "abstract")]
+    assert format_corefud(read_corefud(path)) == path.read_text(encoding="utf-8")
 
 
 def test_gum_v11_counts_match_the_corpus_readme() -> None:

@@ -13,7 +13,8 @@ Coreference lives in MISC (CorefUD 1.x):
 * ``SplitAnte=e1<e3,e2<e3`` on the first node of a mention of ``e3``: entity ``e3`` is split into e1 + e2.
 
 Field mapping to the model: the eid field (``eid``, ``GRP``) names the :class:`Entity`; ``etype``/``entity`` is
-``Entity.type`` and ``identity`` an entity attribute (entity-level, so conflicting values are an error);
+``Entity.type`` (a mention typed otherwise than its entity's first mention keeps its own as ``Mention.etype``, as
+GUM has it) and ``identity`` an entity attribute (entity-level, so conflicting values are an error);
 ``head`` is the 1-based index of ``Mention.head`` among the mention's nodes; ``link`` is ``Mention.link``; every
 other field is a mention attribute.
 
@@ -458,12 +459,8 @@ class _Reader:
             self.entities[eid] = entity
             self.document.entities.append(entity)
             return entity
-        if etype and entity.type != etype:
-            if entity.type is None:
-                entity.type = etype
-            else:
-                self.problem(line, "conflicting entity type",
-                             f"{eid} is {entity.type!r} earlier and {etype!r} here")
+        if etype and entity.type is None:
+            entity.type = etype
         for name, value in attrs.items():
             known = entity.attrs.setdefault(name, value)
             if known != value:
@@ -506,7 +503,8 @@ class _Reader:
                 entity_attrs[name] = value
         entity = self._entity(record.eid, etype, entity_attrs, record.line)
         mention = Mention(words, entity, head, link, mention_attrs, record.width, record.closing_width,
-                          frozenset(hidden) if hidden else _NOTHING_HIDDEN)
+                          frozenset(hidden) if hidden else _NOTHING_HIDDEN,
+                          etype if etype and etype != entity.type else None)
         entity.mentions.append(mention)
         for node in words:
             node.mentions += (mention,)
@@ -580,6 +578,8 @@ def entity_fields_for(document: Document) -> tuple[str, ...]:
             wanted.append("etype")
         for mention in entity.mentions:
             wanted.extend(mention.attrs)
+            if mention.etype is not None and not present & set(ETYPE_FIELDS):
+                wanted.append("etype")
             if mention.link is not None:
                 wanted.append("link")
             if mention.head is not None:
@@ -838,7 +838,7 @@ class _FieldValues:
         values = {**mention.attrs, **entity.attrs} if entity.attrs else dict(mention.attrs)
         values[self.eid_name] = entity.id
         if self.etype_name is not None:
-            values[self.etype_name] = entity.type or ""
+            values[self.etype_name] = mention.entity_type or ""
         if self.has_head:
             values["head"] = str(mention.words.index(mention.head) + 1) if mention.head is not None else ""
         if self.has_link:

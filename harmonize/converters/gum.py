@@ -22,7 +22,8 @@ In the model:
   source's entity; ``bridge:aggr`` makes the target's entity a :class:`SplitAntecedent` of the sources' entities,
   as GUM's own CorefUD release does.
 
-Nothing is dropped silently: conflicting entity types or identities within a chain keep the first value and are
+A mention typed otherwise than its chain's first mention keeps its own type (``Mention.etype``), as GUM's own
+CorefUD files do. Nothing is dropped silently: conflicting identities within a chain keep the first value and are
 reported (an error unless lenient), as the CorefUD reader does.
 """
 
@@ -219,7 +220,10 @@ class _TsvReader:
                     entity.attrs["identity"] = span.features["identity"]
                 document.entities.append(entity)
             else:
-                self._check_same(span, entity)
+                self._check_identity(span, entity)
+                etype = span.features.get("entity")
+                if etype is not None and entity.type is not None and etype != entity.type:
+                    mention.etype = etype
             mention.entity = entity
             entity.mentions.append(mention)
             for node in mention.words:
@@ -259,9 +263,8 @@ class _TsvReader:
             return starting[0]
         return None
 
-    def _check_same(self, span: _Span, entity: Entity) -> None:
-        for feature, current in (("entity", entity.type), ("identity", entity.attrs.get("identity"))):
-            value = span.features.get(feature)
-            if value is not None and current is not None and value != current:
-                self.problem(span.first_line, f"conflicting entity {'type' if feature == 'entity' else feature}",
-                             f"{entity.id} is {current!r} earlier and {value!r} here")
+    def _check_identity(self, span: _Span, entity: Entity) -> None:
+        value, current = span.features.get("identity"), entity.attrs.get("identity")
+        if value is not None and current is not None and value != current:
+            self.problem(span.first_line, "conflicting entity identity",
+                         f"{entity.id} is {current!r} earlier and {value!r} here")

@@ -11,7 +11,7 @@ Tables and keys (``doc`` is the document's index in the corpus, ``sent`` the sen
   conll2012 (list: the CoNLL-2012 line around its coreference cell, or null)
 * ``entities``: doc, id, type, attrs (JSON), in document order of the model's entity list
 * ``mentions``: doc, mention, entity, sent, positions (list of ``pos``), head_pos (or null), link, attrs (JSON),
-  bracket_width, closing_width, hidden_fields (list)
+  bracket_width, closing_width, hidden_fields (list), etype (the mention's own entity type, or null)
 * ``relations``: doc, kind ("bridge" or "split"), entity (the bridging mention's entity, or the split entity),
   mention (the anaphor, or the split's anchor; null for none), antecedents (list of entity ids), label
 
@@ -95,7 +95,8 @@ def write_parquet(corpus: Corpus, folder: str | Path, report: Report | None = No
                     sent=mention.sentence.index, positions=[w.position for w in mention.words],
                     head_pos=mention.head.position if mention.head is not None else None, link=mention.link,
                     attrs=json.dumps(mention.attrs, ensure_ascii=False), bracket_width=mention.bracket_width,
-                    closing_width=mention.closing_width, hidden_fields=sorted(mention.hidden_fields))
+                    closing_width=mention.closing_width, hidden_fields=sorted(mention.hidden_fields),
+                    etype=mention.etype)
             for bridge in document.bridges:
                 assert bridge.anaphor.entity is not None
                 add("relations", doc=d, kind="bridge", entity=bridge.anaphor.entity.id,
@@ -184,7 +185,7 @@ def _build(folder: Path, arrow: dict[str, pa.Table]) -> Corpus:
             entity = entities[row["doc"]][row["entity"]]
             mention = Mention(words, entity, nodes[row["head_pos"]] if row["head_pos"] is not None else None,
                               row["link"], json.loads(row["attrs"]), row["bracket_width"], row["closing_width"],
-                              frozenset(row["hidden_fields"]))
+                              frozenset(row["hidden_fields"]), row.get("etype"))
             entity.mentions.append(mention)
             for node in words:
                 node.mentions += (mention,)

@@ -86,6 +86,7 @@ def report_unwritten(
     counts = {
         "entity types": 0 if typed_labels else sum(1 for e in document.entities if e.type),
         "entity fields": sum(1 for e in document.entities for key in e.attrs if key not in kept_entity_fields),
+        "mention types unlike their entity's": sum(1 for m in spans if m.etype is not None),
         "heads": sum(1 for m in spans if m.head is not None),
         "mention link types": sum(1 for m in spans if m.link is not None),
         "mention fields": sum(len(m.attrs) for m in spans),

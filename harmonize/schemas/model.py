@@ -284,6 +284,14 @@ class Mention:
     # Entity-level fields (etype, identity) this mention's bracket left empty although they belong to the
     # entity; the writer leaves them empty there again.
     hidden_fields: frozenset[str] = frozenset()
+    # The entity type this mention's annotation gives where it differs from its entity's (GUM types a few
+    # mentions of one chain differently: an "event" chain with one "abstract" mention); None: the entity's.
+    etype: str | None = None
+
+    @property
+    def entity_type(self) -> str | None:
+        """The type this mention is annotated with: its own where it has one, else its entity's."""
+        return self.etype if self.etype is not None else self.entity.type if self.entity is not None else None
 
     @property
     def sentence(self) -> Sentence:

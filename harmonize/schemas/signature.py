@@ -35,6 +35,7 @@ def document_signature(document: Document, columns: bool = True) -> dict[str, An
                             _mention_key(m),
                             _node_key(m.head) if m.head is not None else None,
                             m.link,
+                            m.etype,
                             tuple(sorted(m.attrs.items())),
                         )
                         for m in e.mentions
