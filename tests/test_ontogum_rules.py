@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from harmonize.errors import Report
 from harmonize.rules import ontogum
-from harmonize.schemas.model import Document, Mention, Node, Sentence
+from harmonize.schemas.model import Corpus, Document, Mention, Node, Sentence
 
 # A token: form, lemma, UPOS, XPOS, head (1-based, 0 = root), deprel.
 Token = tuple[str, str, str, str, int, str]
@@ -83,6 +83,29 @@ def test_a_copular_clause_contracts_to_its_copula() -> None:
     assert report.counts == {"ontogum 2 contract verbal spans: copular clause contracted to its copula": 1}
 
 
+def test_an_auxiliary_be_is_the_verb_of_its_phrase() -> None:
+    # "[prices have been rising] ... [this]": the official build contracts to the "be" of the phrase.
+    doc = document([("prices", "price", "NOUN", "NNS", 4, "nsubj"), ("have", "have", "AUX", "VBP", 4, "aux"),
+                    ("been", "be", "AUX", "VBN", 4, "aux"), ("rising", "rise", "VERB", "VBG", 0, "root")],
+                   [("this", "this", "PRON", "DT", 0, "root")])
+    mention(doc, "e1", 1, 1, 4)
+    mention(doc, "e1", 2, 1, 1)
+    report = Report()
+    ontogum.contract_verbal_spans(doc, report)
+    assert chains(doc) == [["been", "this"]]
+    assert report.counts == {"ontogum 2 contract verbal spans: verb phrase contracted to its auxiliary 'be'": 1}
+
+
+def test_a_short_clausal_modifier_stays_outside_the_noun_phrase() -> None:
+    # "[the puppets] used": a modifier of one or two words is left out, as in the official build.
+    doc = document([("the", "the", "DET", "DT", 2, "det"), ("puppets", "puppet", "NOUN", "NNS", 4, "nsubj"),
+                    ("used", "use", "VERB", "VBN", 2, "acl"), ("spoke", "speak", "VERB", "VBD", 0, "root")])
+    mention(doc, "e1", 1, 1, 2)
+    report = Report()
+    ontogum.contract_verbal_spans(doc, report)
+    assert chains(doc) == [["the puppets"]] and not report.counts
+
+
 def test_appositions_merge_into_one_mention() -> None:
     # "[Benjamin] , [the 13th] , left" with an appos link: OntoNotes marks "Benjamin , the 13th" once.
     doc = document([("Benjamin", "Benjamin", "PROPN", "NNP", 6, "nsubj"), (",", ",", "PUNCT", ",", 4, "punct"),
@@ -109,6 +132,19 @@ def test_a_bracketed_apposition_takes_its_closing_bracket() -> None:
     mention(doc, "e1", 1, 7, 7, link="ana")
     ontogum.merge_appositions(doc, Report())
     assert chains(doc) == [["a System ( SUT )", "it"]]
+
+
+def test_only_the_word_right_after_an_apposition_closes_it() -> None:
+    # "[Takekurabe] ( " [Child 's Play] " )": the quote after the apposition joins, the bracket does not.
+    doc = document([("Takekurabe", "Takekurabe", "PROPN", "NNP", 0, "root"), ("(", "(", "PUNCT", "-LRB-", 5, "punct"),
+                    ('"', '"', "PUNCT", "``", 5, "punct"), ("Child", "child", "NOUN", "NN", 5, "nmod:poss"),
+                    ("Play", "play", "NOUN", "NN", 1, "appos"), ('"', '"', "PUNCT", "''", 5, "punct"),
+                    (")", ")", "PUNCT", "-RRB-", 5, "punct"), ("it", "it", "PRON", "PRP", 1, "dep")])
+    mention(doc, "e1", 1, 1, 1)
+    mention(doc, "e1", 1, 4, 5, link="appos")
+    mention(doc, "e1", 1, 8, 8, link="ana")
+    ontogum.merge_appositions(doc, Report())
+    assert chains(doc) == [['Takekurabe ( " Child Play "', "it"]]
 
 
 def test_common_noun_compound_modifiers_leave_their_chain() -> None:
@@ -198,18 +234,65 @@ def test_chains_split_at_indefinites() -> None:
     assert [ontogum.is_definite(m) for m in doc.mentions] == [False, True, False, True, True]
 
 
-def test_only_a_pronoun_or_name_as_possessor_makes_a_mention_definite() -> None:
+def test_a_pronoun_possessor_makes_a_mention_definite_a_name_or_noun_does_not() -> None:
+    # The paper: "the head noun is possessed"; the official build counts possessive pronouns ("her parents")
+    # only, and a phrase that is itself the possessor ("the fluid 's").
     doc = document([("the", "the", "DET", "DT", 2, "det"), ("world", "world", "NOUN", "NN", 4, "nmod:poss"),
                     ("'s", "'s", "PART", "POS", 2, "case"), ("languages", "language", "NOUN", "NNS", 0, "root")],
                    [("Ann", "Ann", "PROPN", "NNP", 3, "nmod:poss"), ("'s", "'s", "PART", "POS", 1, "case"),
-                    ("dog", "dog", "NOUN", "NN", 0, "root")])
+                    ("dog", "dog", "NOUN", "NN", 0, "root")],
+                   [("its", "its", "PRON", "PRP$", 2, "nmod:poss"), ("tail", "tail", "NOUN", "NN", 0, "root")],
+                   [("fluid", "fluid", "NOUN", "NN", 3, "nmod:poss"), ("'s", "'s", "PART", "POS", 1, "case"),
+                    ("speed", "speed", "NOUN", "NN", 0, "root")])
     general, owned = mention(doc, "e1", 1, 1, 4), mention(doc, "e2", 2, 1, 3)
-    assert (ontogum.is_definite(general), ontogum.is_definite(owned)) == (False, True)
+    its_tail, possessor = mention(doc, "e3", 3, 1, 2), mention(doc, "e4", 4, 1, 2)
+    assert [ontogum.is_definite(m) for m in (general, owned, its_tail, possessor)] == [False, False, True, True]
+
+
+def test_quantifying_determiners_and_foreign_words_are_definite() -> None:
+    # The official list of definite determiners has all, every, any and no besides the, this, that, these,
+    # those; a foreign word (FW: "encabalgamiento") counts as a name.
+    doc = document([("all", "all", "DET", "DT", 2, "det"), ("languages", "language", "NOUN", "NNS", 0, "root")],
+                   [("no", "no", "DET", "DT", 2, "det"), ("exposure", "exposure", "NOUN", "NN", 0, "root")],
+                   [("encabalgamiento", "encabalgamiento", "X", "FW", 0, "root")],
+                   [("some", "some", "DET", "DT", 2, "det"), ("exposure", "exposure", "NOUN", "NN", 0, "root")])
+    found = [ontogum.is_definite(mention(doc, f"e{n}", n, 1, len(doc.sentences[n - 1].nodes))) for n in range(1, 5)]
+    assert found == [True, True, True, False]
 
 
 def test_pronominal_determiners_are_definite() -> None:
     doc = document([("both", "both", "DET", "DT", 2, "nsubj"), ("left", "leave", "VERB", "VBD", 0, "root")])
     assert ontogum.is_definite(mention(doc, "e1", 1, 1, 1))
+
+
+def test_an_indefinite_followed_soon_by_he_she_or_a_name_stays_in_its_chain() -> None:
+    # "[Moreau] ... When [a young girl] , [Moreau] moved": the official build does not split there (it guards
+    # against annotation slips); a "he" or name more than two sentences on does not hold the chain.
+    girl = [("a", "a", "DET", "DT", 2, "det"), ("girl", "girl", "NOUN", "NN", 0, "root")]
+    name = [("Moreau", "Moreau", "PROPN", "NNP", 0, "root")]
+    other = [("rain", "rain", "NOUN", "NN", 0, "root")]
+    doc = document(name, girl, name, name, girl, other, other, other, name)
+    for entity, sentences in (("e1", (1, 2, 3)), ("e2", (4, 5, 9))):
+        for sentence in sentences:
+            mention(doc, entity, sentence, 1, len(doc.sentences[sentence - 1].nodes))
+    ontogum.split_at_indefinites(doc, Report())
+    assert chains(doc) == [["Moreau"], ["Moreau", "a girl", "Moreau"], ["a girl", "Moreau"]]
+
+
+def test_a_merged_apposition_keeps_the_indefinite_after_it() -> None:
+    # "[the village of Mazirat] , [a town of 30 houses] ... [there]": the merged mention's chain is not split.
+    doc = document([("the", "the", "DET", "DT", 2, "det"), ("village", "village", "NOUN", "NN", 0, "root"),
+                    (",", ",", "PUNCT", ",", 5, "punct"), ("a", "a", "DET", "DT", 5, "det"),
+                    ("town", "town", "NOUN", "NN", 2, "appos")],
+                   [("we", "we", "PRON", "PRP", 2, "nsubj"), ("stayed", "stay", "VERB", "VBD", 0, "root"),
+                    ("there", "there", "ADV", "RB", 2, "advmod")])
+    mention(doc, "e1", 1, 1, 2)
+    mention(doc, "e1", 1, 4, 5, link="appos")
+    mention(doc, "e1", 2, 3, 3, link="coref")
+    report = Report()
+    ontogum.apply_ontogum(Corpus([doc]), report)
+    assert chains(doc) == [["the village , a town", "there"]]
+    assert "ontogum 7 adjust chains by definiteness: chain split at an indefinite" not in report.counts
 
 
 def test_singletons_go_last_and_the_chain_runs_in_order() -> None:

@@ -7,18 +7,21 @@ them in the paper's order; :func:`apply_ontogum` runs them all.
 
 1. ``remove_bridging_and_cataphora``: bridging and split antecedents go; a pronoun that points forward
    (the mention before a ``cata`` link) leaves its chain.
-2. ``contract_verbal_spans``: a mention headed by a verb becomes that verb, a copular clause ("Huh ? is
-   universal") its copula; first, as OntoNotes noun phrases
-   include their clausal modifiers and GUM's do not, a mention grows over its head's ``acl`` dependents.
+2. ``contract_verbal_spans``: a mention whose head has a "be" among its words (copula or auxiliary) becomes that
+   "be" ("Huh ? [is] universal", "prices have [been] rising", as the official build has it); else a mention headed
+   by a verb becomes that verb. First, as OntoNotes noun phrases include their clausal modifiers and GUM's do not,
+   a mention grows over its head's ``acl`` dependents where they add three words or more ("[the puppets] used"
+   stays, as in the official build).
 3. ``merge_appositions``: an apposition (``appos`` link, same sentence) and its anchor become one mention from the
-   anchor's first word to the end of the apposition's phrase (a closing bracket or quote included).
+   anchor's first word to the end of the apposition (with a closing bracket or quote right after it).
 4. ``remove_compounds``: a mention whose head is a ``compound`` dependent and not a proper noun leaves its chain,
    and the chain is cut there (its links ran through the modifier).
 5. ``remove_copula``: a mention whose head has a ``cop`` dependent, in the sentence of the previous mention of its
    chain, leaves the chain (the predicate of "X is a Y").
 6. ``remove_nested``: a mention inside a longer mention of its own chain leaves the chain (i-within-i).
-7. ``split_at_indefinites``: a mention that is not definite (a pronoun, a proper noun, a head possessed by a
-   pronoun or name, or a head with a definite determiner) starts a new chain with the mentions after it.
+7. ``split_at_indefinites``: a mention that is not definite (see :func:`is_definite`) starts a new chain with the
+   mentions after it, except, as in the official build, right after a merged apposition, or where "he", "she" or
+   a one-word name follows it in the chain within two sentences.
 8. ``remove_singletons``: entities with one mention go (last, as the paper says, to catch the ones steps 1-7 made).
 
 Heads come from the UD tree (:func:`harmonize.schemas.heads.ud_head`) where the annotation gives none.
@@ -32,8 +35,8 @@ from harmonize.errors import Report
 from harmonize.schemas.heads import ud_head
 from harmonize.schemas.model import Corpus, Document, Mention, Node
 
-DEFINITE_DETERMINERS = frozenset({"the", "this", "that", "these", "those"})
-_CLOSING = frozenset({")", "]", "}", '"', "'", "’", "”", "»"})
+DEFINITE_DETERMINERS = frozenset({"the", "this", "that", "these", "those", "all", "every", "any", "no"})
+_CLOSING = frozenset({")", "]", "}", "）", '"', "'", "’", "”", "»"})
 
 
 def _where(mention: Mention) -> str:
@@ -43,7 +46,7 @@ def _where(mention: Mention) -> str:
 
 class _Tree:
     """A document's basic dependency trees, indexed once per step (the rules change mentions, never the trees),
-    and the heads of the mentions that have none in the annotation."""
+    the heads of the mentions that have none in the annotation, and the mentions step 3 made of appositions."""
 
     def __init__(self, document: Document) -> None:
         self._children: dict[int, list[Node]] = {}
@@ -54,6 +57,7 @@ class _Tree:
                 if parent is not None and not node.is_empty:
                     self._children.setdefault(id(parent), []).append(node)
         self._heads: dict[int, Node | None] = {}
+        self.appositions: set[int] = set()  # id() of merged mentions
 
     def children(self, node: Node) -> list[Node]:
         return self._children.get(id(node), [])
@@ -116,7 +120,7 @@ def expand_clausal_modifiers(document: Document, report: Report, tree: _Tree | N
             continue
         end = max((tree.subtree_end(child) for child in tree.children(head) if child.deprel.startswith("acl")),
                   default=-1)
-        if end > mention.words[-1].position:
+        if end - mention.words[-1].position >= 3:
             nodes = mention.sentence.nodes
             report.add("ontogum 2 span boundaries: noun phrase grown to its clausal modifier", _where(mention))
             document.set_words(mention, [n for n in nodes[mention.words[0].position : end + 1] if not n.is_empty],
@@ -130,17 +134,16 @@ def contract_verbal_spans(document: Document, report: Report, tree: _Tree | None
         head = tree.head(mention)
         if head is None or len(mention.words) == 1:
             continue
-        if head.upos == "VERB" or head.xpos.startswith("V"):
+        inside = {id(w) for w in mention.words}
+        be = [c for c in tree.children(head) if id(c) in inside and c.lemma == "be"]
+        if be:
+            what = "copular clause contracted to its copula" if be[-1].deprel == "cop" else \
+                "verb phrase contracted to its auxiliary 'be'"
+            report.add(f"ontogum 2 contract verbal spans: {what}", _where(mention))
+            document.set_words(mention, [be[-1]], head=be[-1])
+        elif head.upos == "VERB" or head.xpos.startswith("V"):
             report.add("ontogum 2 contract verbal spans: span contracted to its verb", _where(mention))
             document.set_words(mention, [head], head=head)
-            continue
-        # A clause with a copula ("Huh ? is universal"): its verb is the copula.
-        inside = {id(w) for w in mention.words}
-        children = [c for c in tree.children(head) if id(c) in inside]
-        copula = next((c for c in children if c.deprel == "cop"), None)
-        if copula is not None and any(c.deprel.startswith(("nsubj", "csubj", "expl")) for c in children):
-            report.add("ontogum 2 contract verbal spans: copular clause contracted to its copula", _where(mention))
-            document.set_words(mention, [copula], head=copula)
 
 
 def merge_appositions(document: Document, report: Report, tree: _Tree | None = None) -> None:
@@ -151,16 +154,16 @@ def merge_appositions(document: Document, report: Report, tree: _Tree | None = N
             anchor, apposition = entity.mentions[index - 1], entity.mentions[index]
             if apposition.link == "appos" and apposition.sentence is anchor.sentence:
                 nodes = anchor.sentence.nodes
-                # The construction takes the closing bracket or quote of the apposition's phrase ("( SUT )").
-                head = tree.head(apposition)
+                # The construction takes a closing bracket or quote right after the apposition ("( SUT )").
                 last = max(anchor.words[-1].position, apposition.words[-1].position)
-                end = tree.subtree_end(head) if head is not None else last
-                while last < end and nodes[last + 1].form in _CLOSING:
+                if (apposition.words[-1].position >= anchor.words[-1].position and last + 1 < len(nodes)
+                        and nodes[last + 1].form in _CLOSING):
                     last += 1
                 first = anchor.words[0].position
                 report.add("ontogum 3 merge appositions: apposition merged into its anchor", _where(apposition))
                 document.remove_mention(apposition)
                 document.set_words(anchor, nodes[first : last + 1], head=tree.head(anchor))
+                tree.appositions.add(id(anchor))
                 continue
             index += 1
 
@@ -204,21 +207,36 @@ def remove_nested(document: Document, report: Report, tree: _Tree | None = None)
 
 
 def is_definite(mention: Mention, tree: _Tree | None = None) -> bool:
-    """The paper's test: a mention is definite if it is a pronoun (UD also tags pronominal "this", "both", "each
-    other" DET), a proper noun, has a possessed head, or its head has a definite determiner (anaphoric "such"
-    counts: "such samples" refers back); anything else (bare and indefinite nouns, adverbs, verbs) is not. The possessor must be a pronoun or a name ("her parents", "Ann's
-    dog"): "the world's languages" stays as general as "languages", and the official output agrees.
+    """The paper's test as the official build applies it: a mention is definite if it is a pronoun (UD also tags
+    pronominal "this", "both", "each other" DET), a proper noun or foreign word, is possessed by a pronoun ("her
+    parents"; a name or noun possessor, "Ann's dog", "the world's languages", does not count), is itself a
+    possessor ("the fluid 's"), or its head has a definite or quantifying determiner (the, this, that, these,
+    those, all, every, any, no; anaphoric "such": "such samples"). Anything else (bare and indefinite nouns,
+    adverbs, verbs) is not.
     """
     tree = tree if tree is not None else _Tree(mention.sentence.document)  # type: ignore[arg-type]
     head = tree.head(mention)
     if head is None:
         return True  # no tree to judge by: leave the chain alone
-    if head.upos in ("PRON", "PROPN", "DET") or head.xpos in ("NNP", "NNPS"):
+    if head.upos in ("PRON", "PROPN", "DET") or head.xpos in ("NNP", "NNPS", "FW"):
         return True
-    children = tree.children(head)
-    return any(c.deprel == "nmod:poss" and c.upos in ("PRON", "PROPN") for c in children) or any(
-        c.deprel == "det" and c.lemma.lower() in DEFINITE_DETERMINERS for c in children) or any(
-        c.lemma.lower() == "such" and c.deprel in ("amod", "det:predet") for c in children)
+    return any(
+        (child.deprel == "nmod:poss" and child.upos == "PRON")
+        or child.xpos == "POS"  # the phrase is a possessor itself
+        or (child.deprel == "det" and child.lemma.lower() in DEFINITE_DETERMINERS)
+        or (child.lemma.lower() == "such" and child.deprel in ("amod", "det:predet"))
+        for child in tree.children(head))
+
+
+def _confirmed(mentions: list[Mention], index: int, tree: _Tree) -> bool:
+    """An indefinite followed within two sentences by "he"/"she" or a one-word name stays in its chain."""
+    if index + 1 >= len(mentions):
+        return False
+    following = mentions[index + 1]
+    head = tree.head(following)
+    if head is None or following.sentence.index > mentions[index].sentence.index + 2:
+        return False
+    return head.lemma in ("he", "she") or (len(following.words) == 1 and head.xpos == "NNP")
 
 
 def split_at_indefinites(document: Document, report: Report, tree: _Tree | None = None) -> None:
@@ -226,8 +244,10 @@ def split_at_indefinites(document: Document, report: Report, tree: _Tree | None 
     pending = list(document.entities)
     while pending:
         entity = pending.pop()
-        for index, mention in enumerate(entity.mentions[1:], 1):
-            if not is_definite(mention, tree):
+        mentions = entity.mentions
+        for index, mention in enumerate(mentions[1:], 1):
+            if (not is_definite(mention, tree) and id(mentions[index - 1]) not in tree.appositions
+                    and not _confirmed(mentions, index, tree)):
                 report.add("ontogum 7 adjust chains by definiteness: chain split at an indefinite", _where(mention))
                 pending.append(document.split_entity(entity, entity.mentions[index:]))
                 break
