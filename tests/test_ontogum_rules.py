@@ -197,6 +197,20 @@ def test_copula_predicates_leave_their_chain() -> None:
     assert report.counts == {"ontogum 5 remove copula: predicate unlinked": 1}
 
 
+def test_a_predicate_linked_as_pred_leaves_its_chain() -> None:
+    # GUM V8+: "[Ann] became [a teacher] ... [she]", the predicate linked with type pred (no copula in the tree).
+    doc = document([("Ann", "Ann", "PROPN", "NNP", 2, "nsubj"), ("became", "become", "VERB", "VBD", 0, "root"),
+                    ("a", "a", "DET", "DT", 4, "det"), ("teacher", "teacher", "NOUN", "NN", 2, "xcomp")],
+                   [("she", "she", "PRON", "PRP", 0, "root")])
+    mention(doc, "e1", 1, 1, 1, link="pred")
+    mention(doc, "e1", 1, 3, 4, link="pred")
+    mention(doc, "e1", 2, 1, 1, link="ana")
+    report = Report()
+    ontogum.remove_copula(doc, report)
+    assert chains(doc) == [["Ann", "she"], ["a teacher"]]
+    assert report.counts == {"ontogum 5 remove copula: predicate (pred link) unlinked": 1}
+
+
 def test_a_mention_inside_its_own_chains_mention_leaves_it() -> None:
     # "[the best way to reach her if [it] 's helpful]" with "it" = the way (i-within-i)
     doc = document([("the", "the", "DET", "DT", 3, "det"), ("best", "good", "ADJ", "JJS", 3, "amod"),

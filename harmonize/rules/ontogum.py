@@ -17,7 +17,8 @@ them in the paper's order; :func:`apply_ontogum` runs them all.
 4. ``remove_compounds``: a mention whose head is a ``compound`` dependent and not a proper noun leaves its chain,
    and the chain is cut there (its links ran through the modifier).
 5. ``remove_copula``: a mention whose head has a ``cop`` dependent, in the sentence of the previous mention of its
-   chain, leaves the chain (the predicate of "X is a Y").
+   chain, leaves the chain (the predicate of "X is a Y"); so does one that GUM (V8 on) links as ``pred`` ("X
+   became a Y").
 6. ``remove_nested``: a mention inside a longer mention of its own chain leaves the chain (i-within-i).
 7. ``split_at_indefinites``: a mention that is not definite (see :func:`is_definite`) starts a new chain with the
    mentions after it, except, as in the official build, right after a merged apposition, or where "he", "she" or
@@ -191,9 +192,13 @@ def remove_copula(document: Document, report: Report, tree: _Tree | None = None)
     for entity in list(document.entities):
         for before, after in list(zip(entity.mentions, entity.mentions[1:], strict=False)):
             head = tree.head(after)
-            if (after.entity is entity and before.sentence is after.sentence and head is not None
+            if after.entity is not entity:
+                continue
+            if (before.sentence is after.sentence and head is not None
                     and any(child.deprel == "cop" for child in tree.children(head))):
                 _leave_chain(document, after, report, "ontogum 5 remove copula: predicate unlinked")
+            elif after.link == "pred":
+                _leave_chain(document, after, report, "ontogum 5 remove copula: predicate (pred link) unlinked")
 
 
 def remove_nested(document: Document, report: Report, tree: _Tree | None = None) -> None:
