@@ -197,6 +197,25 @@ def test_copula_predicates_leave_their_chain() -> None:
     assert report.counts == {"ontogum 5 remove copula: predicate unlinked": 1}
 
 
+def test_a_conjoined_predicate_leaves_a_prepositional_one_stays() -> None:
+    # "[He] was [a critic] and is [a socialist]" (the second predicate is conj of the first);
+    # "[we] are from [Earth] ... [Earth]": after a preposition the copula's phrase is no predicate.
+    doc = document([("He", "he", "PRON", "PRP", 4, "nsubj"), ("was", "be", "AUX", "VBD", 4, "cop"),
+                    ("a", "a", "DET", "DT", 4, "det"), ("critic", "critic", "NOUN", "NN", 0, "root"),
+                    ("and", "and", "CCONJ", "CC", 8, "cc"), ("is", "be", "AUX", "VBZ", 8, "cop"),
+                    ("a", "a", "DET", "DT", 8, "det"), ("socialist", "socialist", "NOUN", "NN", 4, "conj")],
+                   [("we", "we", "PRON", "PRP", 4, "nsubj"), ("are", "be", "AUX", "VBP", 4, "cop"),
+                    ("from", "from", "ADP", "IN", 4, "case"), ("Earth", "Earth", "PROPN", "NNP", 0, "root"),
+                    ("Earth", "Earth", "PROPN", "NNP", 4, "dep")])
+    mention(doc, "e1", 1, 1, 1)
+    mention(doc, "e1", 1, 3, 4)
+    mention(doc, "e1", 1, 7, 8)
+    mention(doc, "e2", 2, 4, 4)
+    mention(doc, "e2", 2, 5, 5)
+    ontogum.remove_copula(doc, Report())
+    assert chains(doc) == [["Earth", "Earth"], ["He"], ["a critic"], ["a socialist"]]
+
+
 def test_a_predicate_linked_as_pred_leaves_its_chain() -> None:
     # GUM V8+: "[Ann] became [a teacher] ... [she]", the predicate linked with type pred (no copula in the tree).
     doc = document([("Ann", "Ann", "PROPN", "NNP", 2, "nsubj"), ("became", "become", "VERB", "VBD", 0, "root"),

@@ -16,9 +16,8 @@ them in the paper's order; :func:`apply_ontogum` runs them all.
    anchor's first word to the end of the apposition (with a closing bracket or quote right after it).
 4. ``remove_compounds``: a mention whose head is a ``compound`` dependent and not a proper noun leaves its chain,
    and the chain is cut there (its links ran through the modifier).
-5. ``remove_copula``: a mention whose head has a ``cop`` dependent, in the sentence of the previous mention of its
-   chain, leaves the chain (the predicate of "X is a Y"); so does one that GUM (V8 on) links as ``pred`` ("X
-   became a Y").
+5. ``remove_copula``: a predicate (see :func:`is_predicate`: "X is [a Y]") leaves its chain; so does a mention
+   that GUM (V8 on) links as ``pred`` ("X became [a Y]").
 6. ``remove_nested``: a mention inside a longer mention of its own chain leaves the chain (i-within-i).
 7. ``split_at_indefinites``: a mention that is not definite (see :func:`is_definite`) starts a new chain with the
    mentions after it, except, as in the official build, right after a merged apposition, or where "he", "she" or
@@ -51,17 +50,22 @@ class _Tree:
 
     def __init__(self, document: Document) -> None:
         self._children: dict[int, list[Node]] = {}
+        self._parents: dict[int, Node] = {}
         for sentence in document.sentences:
             by_id = {node.id: node for node in sentence.nodes}
             for node in sentence.nodes:
                 parent = by_id.get(node.head)
                 if parent is not None and not node.is_empty:
                     self._children.setdefault(id(parent), []).append(node)
+                    self._parents[id(node)] = parent
         self._heads: dict[int, Node | None] = {}
         self.appositions: set[int] = set()  # id() of merged mentions
 
     def children(self, node: Node) -> list[Node]:
         return self._children.get(id(node), [])
+
+    def parent(self, node: Node) -> Node | None:
+        return self._parents.get(id(node))
 
     def head(self, mention: Mention) -> Node | None:
         """The annotated head, else the tree's (cached: a step that changes a mention's words sets its head)."""
@@ -187,18 +191,33 @@ def remove_compounds(document: Document, report: Report, tree: _Tree | None = No
                          "ontogum 4 remove noun-noun compounds: compound modifier unlinked")
 
 
+def is_predicate(mention: Mention, head: Node, tree: _Tree) -> bool:
+    """The paper's copula test as the official build applies it: the head has a copula outside the mention ("X is
+    [a complex one]"), unless the mention is a prepositional phrase ("we are from [Earth]": a preposition before
+    it or a ``case`` dependent), or the mention is conjoined to such a predicate ("[he] was [one of the first
+    opponents] , and is [a self-described socialist]")."""
+    inside = {id(w) for w in mention.words}
+    children = tree.children(head)
+    if any(child.deprel == "cop" and id(child) not in inside for child in children):
+        first = mention.words[0].position
+        after_preposition = first > 0 and mention.sentence.nodes[first - 1].upos == "ADP"
+        return not after_preposition and not any(child.deprel == "case" for child in children)
+    parent = tree.parent(head)
+    return head.deprel == "conj" and parent is not None and any(
+        child.deprel == "cop" for child in tree.children(parent))
+
+
 def remove_copula(document: Document, report: Report, tree: _Tree | None = None) -> None:
     tree = tree if tree is not None else _Tree(document)
     for entity in list(document.entities):
-        for before, after in list(zip(entity.mentions, entity.mentions[1:], strict=False)):
-            head = tree.head(after)
-            if after.entity is not entity:
+        for mention in entity.mentions[1:]:  # a chain's first mention has nothing to be predicated of
+            head = tree.head(mention)
+            if mention.entity is not entity:
                 continue
-            if (before.sentence is after.sentence and head is not None
-                    and any(child.deprel == "cop" for child in tree.children(head))):
-                _leave_chain(document, after, report, "ontogum 5 remove copula: predicate unlinked")
-            elif after.link == "pred":
-                _leave_chain(document, after, report, "ontogum 5 remove copula: predicate (pred link) unlinked")
+            if head is not None and is_predicate(mention, head, tree):
+                _leave_chain(document, mention, report, "ontogum 5 remove copula: predicate unlinked")
+            elif mention.link == "pred":
+                _leave_chain(document, mention, report, "ontogum 5 remove copula: predicate (pred link) unlinked")
 
 
 def remove_nested(document: Document, report: Report, tree: _Tree | None = None) -> None:
