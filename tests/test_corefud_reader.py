@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harmonize.converters.corefud import format_corefud, parse_corefud
-from harmonize.schemas.model import CommentSlot
+from harmonize.schemas.model import CommentSlot, Corpus
 from tests.corefud_text import conllu
 
 
@@ -154,3 +154,14 @@ def test_a_mention_typed_otherwise_than_its_entity_keeps_its_own_type() -> None:
     assert document.entity("e1").type == "person"
     assert [m.etype for m in (first, second, third)] == [None, "place", None]
     assert [m.entity_type for m in (first, second, third)] == ["person", "place", "person"]
+
+
+def test_fields_added_to_a_gum_v7_header_go_before_its_unescaped_identity() -> None:
+    # GUM v7 leaves "-" unescaped in the last field, identity; a link type written later must not follow it.
+    document = _doc(conllu("1 chi Entity=(abstract-1-Pearson's_chi-squared_test)\n2 it Entity=(abstract-1-"
+                           "Pearson's_chi-squared_test)", header="entity-GRP-identity"))
+    document.mentions[1].link = "ana"
+    again = parse_corefud(format_corefud(Corpus([document]))).documents[0]
+    assert again.entity_fields == ("entity", "GRP", "link", "identity")
+    assert [(m.link, m.entity.attrs["identity"]) for m in again.mentions] == [
+        (None, "Pearson's_chi-squared_test"), ("ana", "Pearson's_chi-squared_test")]

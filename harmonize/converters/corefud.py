@@ -584,9 +584,12 @@ def entity_fields_for(document: Document) -> tuple[str, ...]:
                 wanted.append("link")
             if mention.head is not None:
                 wanted.append("head")
+    # GUM v7's last field, identity, keeps "-" unescaped: new fields go before it, so that it stays last.
+    end = len(fields) - 1 if fields[-1] == "identity" else len(fields)
     for name in wanted:
         if name not in present:
-            fields.append(name)
+            fields.insert(end, name)
+            end += 1
             present.add(name)
     return tuple(fields)
 
@@ -704,6 +707,9 @@ def _entity_values(document: Document, fields: tuple[str, ...] | None) -> tuple[
         return {}, False
     field_values = _FieldValues(fields)
     eid_index = field_values.eid_index
+    # A closing bracket repeats at most the leading entity-level fields (GUM v7's label "entity-GRP-identity").
+    label_width = next((i for i, name in enumerate(fields)
+                        if name not in EID_FIELDS and _field_role(name) not in ("etype", "entity")), len(fields))
     brackets: dict[Node, list[_Bracket]] = {}
     discontinuous: dict[Mention, int] = {}  # mention -> number of parts
     for entity in document.entities:
@@ -723,7 +729,7 @@ def _entity_values(document: Document, fields: tuple[str, ...] | None) -> tuple[
             opening_values = list(full)
             while len(opening_values) > keep and not opening_values[-1]:
                 opening_values.pop()
-            closing_width = max(mention.closing_width, eid_index + 1)
+            closing_width = max(min(mention.closing_width, label_width), eid_index + 1)
             for number, part in enumerate(parts, 1):
                 if total > 1:
                     eid = f"{entity.id}[{number}/{total}]"
