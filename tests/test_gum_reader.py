@@ -121,3 +121,18 @@ def test_a_short_line_is_an_error_or_a_token_without_annotation(tmp_path: Path) 
     report = Report()
     document = read_gum(path, True, report).documents[0]
     assert report.counts == {"wrong column count": 1} and len(document.mentions) > 0
+
+
+def test_a_value_past_the_declared_columns_is_an_error(tmp_path: Path) -> None:
+    source = shared("gum", "v11.1.0")
+    (tmp_path / "coref_tsv").mkdir()
+    (tmp_path / "dep").mkdir()
+    shutil.copy(source / "dep" / "GUM_academic_art.conllu", tmp_path / "dep")
+    lines = (source / "coref_tsv" / "GUM_academic_art.tsv").read_text(encoding="utf-8").split("\n")
+    at = next(n for n, row in enumerate(lines) if row.startswith("1-1\t"))
+    lines[at] += "stray"  # in the empty column after the line's final tab
+    path = tmp_path / "coref_tsv" / "GUM_academic_art.tsv"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(FormatError) as raised:
+        read_gum(path)
+    assert (raised.value.line, raised.value.reason.split(":")[0]) == (at + 1, "wrong column count")

@@ -118,8 +118,10 @@ class _TsvReader:
                 relation_columns = len(line.split("|")) - 1
             elif line and not line.startswith("#"):
                 columns = line.rstrip("\n").split("\t")
-                complete = len(columns) >= 3 + len(span_features) + relation_columns
-                if not complete:
+                declared = 3 + len(span_features) + relation_columns
+                complete = len(columns) >= declared
+                # Lines end with a tab, and some releases pad with "_": a value past the declared columns would be lost.
+                if not complete or any(extra not in ("", "_") for extra in columns[declared:]):
                     self.problem(number, "wrong column count",
                                  f"{len(columns)} columns, the header declares {3 + len(span_features)} + "
                                  f"{relation_columns}")
