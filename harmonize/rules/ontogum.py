@@ -117,7 +117,8 @@ def remove_bridging_and_cataphora(document: Document, report: Report, tree: _Tre
 
 def expand_clausal_modifiers(document: Document, report: Report, tree: _Tree | None = None) -> None:
     """OntoNotes noun phrases include their clausal modifiers (relative clauses, participles: ``acl``), which GUM
-    leaves outside the markable: a mention grows to the end of its head's ``acl`` dependents."""
+    leaves outside the markable: a mention grows to the end of its head's ``acl`` dependents where they add three
+    words or more ("[the puppets] used" stays, as in the official build)."""
     tree = tree if tree is not None else _Tree(document)
     for mention in document.mentions:
         head = tree.head(mention)

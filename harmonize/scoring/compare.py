@@ -65,10 +65,9 @@ def compare_corpora(ours: Corpus, reference: Corpus) -> Comparison:
             raise HarmonizeError(f"{_key(mine)}: {len(a)} tokens here and {len(b)} in the reference; "
                                  "mentions cannot be compared by position")
         if a != b:
-            at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
-            comparison.token_differences.append(
-                f"{_key(mine)}: token {at + 1} is {a[at] if at < len(a) else None!r} here and "
-                f"{b[at] if at < len(b) else None!r} in the reference ({len(a)} and {len(b)} tokens)")
+            at = next(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)
+            comparison.token_differences.append(f"{_key(mine)}: token {at + 1} is {a[at]!r} here and {b[at]!r} in "
+                                                f"the reference ({len(a)} and {len(b)} tokens)")
     groups: dict[str, list[tuple[Document, Document]]] = {}
     for mine, theirs in pairs:
         groups.setdefault(genre_from_id(str(mine.id)) or "other", []).append((mine, theirs))
