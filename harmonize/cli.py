@@ -40,8 +40,9 @@ def list_formats() -> None:
     for fmt in formats():
         can = "/".join(word for word, able in (("read", fmt.reader), ("write", fmt.writer)) if able)
         typer.echo(f"{fmt.name:<12} {can:<11} {fmt.summary}")
-        for key, (values, purpose) in fmt.options.items():
-            typer.echo(f"{'':<24} -O {key}={'|'.join(values)}: {purpose}")
+        for flag, options in (("-I", fmt.reader_options), ("-O", fmt.options)):
+            for key, (values, purpose) in options.items():
+                typer.echo(f"{'':<24} {flag} {key}={'|'.join(values) or 'VALUE'}: {purpose}")
 
 
 @app.command()
@@ -58,6 +59,8 @@ def convert(
     jobs_: Annotated[int, typer.Option("--jobs", help="Files converted at once (default: one per core).")] = 0,
     option: Annotated[list[str] | None, typer.Option(
         "-O", "--option", help="Writer option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
+    input_option: Annotated[list[str] | None, typer.Option(
+        "-I", "--input-option", help="Reader option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
     rules: Annotated[str | None, typer.Option(
         help="Scheme rules to apply between reading and writing: ontogum (GUM to the OntoNotes scheme; "
              "--report gets each step's changes).")] = None,
@@ -68,22 +71,24 @@ def convert(
     reader = get_format(source, "read")
     writer = get_format(target, "write")
     options = writer.writer_options(option or [])
+    read_options = reader.read_options(input_option or [])
     if rules is not None and rules not in RULES:
         raise HarmonizeError(f"no rules {rules!r}; available: {', '.join(RULES)}")
     files = _input_files(inputs or [], reader, sample)
-    jobs = _plan_outputs(files, output, writer)
+    jobs = _plan_outputs(files, output, reader, writer)
     reports: dict[str, Report] = {}
     workers = min(len(jobs), jobs_ or os.cpu_count() or 1)
     with Progress(console=stderr, transient=True, disable=len(jobs) < 2) as progress, paused_gc():
         task = progress.add_task("converting", total=len(jobs))
         if workers < 2:
             for in_path, out_path in jobs:
-                reports[str(in_path)] = convert_file(in_path, out_path, reader, writer, lenient, options, rules)
+                reports[str(in_path)] = convert_file(in_path, out_path, reader, writer, lenient, options, rules,
+                                                     read_options)
                 progress.advance(task)
         else:
             # Each file is independent: workers read and write whole files; reports come back.
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = {pool.submit(_convert_job, (i, o, source, target, lenient, options, rules)): i
+                futures = {pool.submit(_convert_job, (i, o, source, target, lenient, options, rules, read_options)): i
                            for i, o in jobs}
                 try:
                     for future in as_completed(futures):
@@ -130,12 +135,16 @@ def score(
         help="Add split antecedents to LEA as RuCoCo does (a dummy entity per plural anaphor).")] = False,
     per_document: Annotated[bool, typer.Option(
         help="Also print each document's (or topic's) F1 and the macro average.")] = False,
+    input_option: Annotated[list[str] | None, typer.Option(
+        "-I", "--input-option", help="Reader option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
 ) -> None:
     """Score RESPONSE against KEY, summed over documents as the reference scorers do."""
     from harmonize.scoring.score import score_corpora
 
     reader = get_format(source, "read")
-    result = score_corpora(reader.reader(key, False, Report()), reader.reader(response, False, Report()),  # type: ignore[misc]
+    read_options = reader.read_options(input_option or [])
+    result = score_corpora(reader.read(key, False, Report(), read_options),
+                           reader.read(response, False, Report(), read_options),
                            [m.strip() for m in metrics.split(",") if m.strip()], singletons, not ignore_forms,
                            matching, cross_document, split_antecedents)
     if as_json:
@@ -196,12 +205,16 @@ def view(
     output: Annotated[Path, typer.Option("-o", "--output", help="An .html file (one document) or a folder.")] = Path(
         "harmonize-view"),
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
+    input_option: Annotated[list[str] | None, typer.Option(
+        "-I", "--input-option", help="Reader option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
 ) -> None:
     """Self-contained HTML pages showing every mention, coloured by entity (an index page for several)."""
     from harmonize.views.html import write_views
 
     report = Report()
-    written = write_views(_read_corpus(inputs, get_format(source, "read"), lenient, report), output)
+    reader = get_format(source, "read")
+    corpus = _read_corpus(inputs, reader, lenient, report, reader.read_options(input_option or []))
+    written = write_views(corpus, output)
     _say_report(report)
     _say(f"wrote {len(written)} page(s) to {output}")
 
@@ -219,6 +232,8 @@ def stats(
     plots: Annotated[Path | None, typer.Option(help="Write PNG plots of length distributions into this folder.")
                      ] = None,
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
+    input_option: Annotated[list[str] | None, typer.Option(
+        "-I", "--input-option", help="Reader option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
 ) -> None:
     """Corpus statistics tables (CorefUD findings, OntoGUM, RuCoCo and ECB+ tables)."""
     from harmonize.stats import GROUPINGS, length_distributions, tables_from_counts
@@ -229,12 +244,13 @@ def stats(
     if fmt not in FORMATS:
         raise HarmonizeError(f"--format takes {', '.join(FORMATS)}, not {fmt!r}")
     reader = get_format(source, "read")
+    read_options = reader.read_options(input_option or [])
     files = _input_files(inputs, reader, sample=False)
     split_of = _gum_splits(files) if by == "split" else {}
     report = Report()
     groups: dict = {}
     # Files are read and counted apart (on every core): only the small per-group counts come back.
-    jobs = [(path, source, lenient, by, singletons, split_of) for path in files]
+    jobs = [(path, source, lenient, by, singletons, split_of, read_options) for path in files]
     with ProcessPoolExecutor(max_workers=min(len(jobs), os.cpu_count() or 1)) as pool:
         for file_groups, file_report in pool.map(_count_file, jobs, chunksize=8):
             report.merge(file_report)
@@ -265,18 +281,18 @@ def stats(
 
 def _convert_job(job: tuple) -> Report:
     """Worker: one file of a multi-file conversion."""
-    in_path, out_path, source, target, lenient, options, rules = job
+    in_path, out_path, source, target, lenient, options, rules, read_options = job
     return convert_file(in_path, out_path, get_format(source, "read"), get_format(target, "write"), lenient, options,
-                        rules)
+                        rules, read_options)
 
 
 def _count_file(job: tuple) -> tuple[dict, Report]:
     """Worker: read one file and count it (errors travel back as HarmonizeError)."""
     from harmonize.stats import count
 
-    path, source, lenient, by, singletons, split_of = job
+    path, source, lenient, by, singletons, split_of, read_options = job
     report = Report()
-    corpus = get_format(source, "read").reader(path, lenient, report)  # type: ignore[misc]
+    corpus = get_format(source, "read").read(path, lenient, report, read_options)
     if split_of:
         for document in corpus:
             document.meta.setdefault("split", split_of.get(document.id))
@@ -297,12 +313,12 @@ def _gum_splits(files: list[Path]) -> dict[str, str]:
 
 def convert_file(
     in_path: Path, out_path: Path, reader: Format, writer: Format, lenient: bool, options: dict[str, str] | None = None,
-    rules: str | None = None,
+    rules: str | None = None, read_options: dict[str, str] | None = None,
 ) -> Report:
     """Read one file, apply the named rules, write it in the target format, free the model at once; return what was
     dropped or changed."""
     report = Report()
-    corpus = reader.reader(in_path, lenient, report)  # type: ignore[misc]
+    corpus = reader.read(in_path, lenient, report, read_options)
     if rules is not None:
         from harmonize.rules import RULES
 
@@ -321,13 +337,14 @@ def _input_files(inputs: list[Path], reader: Format, sample: bool) -> list[Path]
         raise HarmonizeError("no INPUT given (or use --sample)")
     files: list[Path] = []
     for path in inputs:
-        if path.is_dir() and path.suffix == reader.extension:
+        if path.is_dir() and reader.extension and path.suffix == reader.extension:
             files.append(path)  # a format stored as a folder (Parquet tables) is one input
         elif path.is_dir():
             found = reader.inputs_in(path)
             if not found:
                 endings = ", ".join(f"*{ending}" for ending in reader.accepts or (reader.extension,))
-                raise HarmonizeError(f"{path}: no {endings} files in this folder")
+                what = f"{endings} files" if reader.extension else f"{reader.name} document folders"
+                raise HarmonizeError(f"{path}: no {what} in this folder")
             files.extend(found)
         elif path.is_file():
             files.append(path)
@@ -336,9 +353,14 @@ def _input_files(inputs: list[Path], reader: Format, sample: bool) -> list[Path]
     return files
 
 
-def _plan_outputs(files: list[Path], output: Path, writer: Format) -> list[tuple[Path, Path]]:
-    """A single input file and an OUTPUT that names a file: that file. Otherwise OUTPUT is a folder that gets one
-    file per input, named after it."""
+def _plan_outputs(files: list[Path], output: Path, reader: Format, writer: Format) -> list[tuple[Path, Path]]:
+    """A single input and an OUTPUT that names a file: that file. Otherwise OUTPUT is a folder that gets one file per
+    input, named after it (a folder input keeps its whole name), or, for a writer of document folders, one folder
+    per document."""
+    if writer.writes_document_folders:
+        if output.exists() and not output.is_dir():
+            raise HarmonizeError(f"{output}: the {writer.name} writer needs an output folder, and this is a file")
+        return [(path, output) for path in files]
     if len(files) == 1 and not output.is_dir() and output.suffix:
         return [(files[0], output)]
     if output.exists() and not output.is_dir():
@@ -346,7 +368,8 @@ def _plan_outputs(files: list[Path], output: Path, writer: Format) -> list[tuple
     jobs: list[tuple[Path, Path]] = []
     taken: dict[Path, Path] = {}
     for path in files:
-        out = output / (path.stem + writer.extension)
+        stem = path.stem if not path.is_dir() or path.suffix == reader.extension else path.name
+        out = output / (stem + writer.extension)
         if out in taken:
             raise HarmonizeError(f"{taken[out]} and {path} would both be written to {out}")
         taken[out] = path
@@ -354,11 +377,12 @@ def _plan_outputs(files: list[Path], output: Path, writer: Format) -> list[tuple
     return jobs
 
 
-def _read_corpus(inputs: list[Path], reader: Format, lenient: bool, report: Report) -> Corpus:
+def _read_corpus(inputs: list[Path], reader: Format, lenient: bool, report: Report,
+                 read_options: dict[str, str] | None = None) -> Corpus:
     """Every input file's documents in one corpus."""
     corpus = Corpus()
     for path in _input_files(inputs, reader, sample=False):
-        corpus.documents.extend(reader.reader(path, lenient, report).documents)  # type: ignore[misc]
+        corpus.documents.extend(reader.read(path, lenient, report, read_options).documents)
     return corpus
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 from harmonize.errors import HarmonizeError, Report
 from harmonize.schemas.model import Corpus
 
-Reader = Callable[[Path, bool, Report], Corpus]
+# path, lenient, report, then the reader's options (see Format.reader_options) as keyword arguments
+Reader = Callable[..., Corpus]
 # corpus, output path, report, then the writer's options (see Format.options) as keyword arguments
 Writer = Callable[..., None]
 
@@ -25,12 +26,16 @@ class Format:
     extension: str  # of one output file, with the dot
     reader: Reader | None = None
     writer: Writer | None = None
-    # Writer options: name -> the values it takes and what it does.
+    # Writer options: name -> the values it takes (empty: any value) and what it does.
     options: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
+    # Reader options (-I KEY=VALUE), in the same form.
+    reader_options: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
     # Endings of the file names the reader takes from a folder (default: the extension).
     accepts: tuple[str, ...] = ()
     # Where the inputs of a folder are, when not directly in it (a GUM release keeps them in coref_tsv/).
     find: Callable[[Path], list[Path]] | None = None
+    # The writer takes an output folder and makes one folder per document in it (TEI layers).
+    writes_document_folders: bool = False
 
     def takes(self, path: Path) -> bool:
         return path.name.endswith(self.accepts or (self.extension,))
@@ -41,17 +46,30 @@ class Format:
         return sorted(p for p in folder.iterdir() if self.takes(p))
 
     def writer_options(self, pairs: list[str]) -> dict[str, str]:
-        """``KEY=VALUE`` pairs checked against the writer's options."""
-        chosen: dict[str, str] = {}
-        for pair in pairs:
-            key, sep, value = pair.partition("=")
-            if not sep or key not in self.options:
-                known = ", ".join(f"{k}=" + "|".join(values) for k, (values, _help) in self.options.items())
-                raise HarmonizeError(f"{self.name} writer: unknown option {pair!r}; it takes {known or 'none'}")
-            if value not in self.options[key][0]:
-                raise HarmonizeError(f"{self.name} writer: {key} must be one of {', '.join(self.options[key][0])}")
-            chosen[key] = value
-        return chosen
+        """``-O KEY=VALUE`` pairs checked against the writer's options."""
+        return _checked(f"{self.name} writer", "-O", self.options, pairs)
+
+    def read_options(self, pairs: list[str]) -> dict[str, str]:
+        """``-I KEY=VALUE`` pairs checked against the reader's options."""
+        return _checked(f"{self.name} reader", "-I", self.reader_options, pairs)
+
+    def read(self, path: Path, lenient: bool, report: Report, options: dict[str, str] | None = None) -> Corpus:
+        """Read one input with the reader's options (already checked)."""
+        assert self.reader is not None
+        return self.reader(path, lenient, report, **(options or {}))
+
+
+def _checked(who: str, flag: str, known: dict[str, tuple[tuple[str, ...], str]], pairs: list[str]) -> dict[str, str]:
+    chosen: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or key not in known:
+            takes = ", ".join(f"{flag} {k}=" + ("|".join(values) or "VALUE") for k, (values, _) in known.items())
+            raise HarmonizeError(f"{who}: unknown option {pair!r}; it takes {takes or 'none'}")
+        if known[key][0] and value not in known[key][0]:
+            raise HarmonizeError(f"{who}: {key} must be one of {', '.join(known[key][0])}")
+        chosen[key] = value
+    return chosen
 
 
 _FORMATS: dict[str, Format] = {}
