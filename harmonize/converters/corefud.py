@@ -51,13 +51,30 @@ COREF_KEYS = ("Entity", "Bridge", "SplitAnte")
 DEFAULT_ENTITY_FIELDS = ("eid", "etype", "head", "other")
 EID_FIELDS = ("eid", "GRP")
 ETYPE_FIELDS = ("etype", "entity")
-ENTITY_LEVEL_FIELDS = ("identity",)
+# Entity-level fields besides the type: GUM's identity (Wikipedia name), PCC's dominant (the entity's name).
+ENTITY_LEVEL_FIELDS = ("identity", "dominant")
 
 _EMPTY_ID = re.compile(r"(0|[1-9][0-9]*)\.[1-9][0-9]*\Z")
 _MULTIWORD_ID = re.compile(r"([1-9][0-9]*)-([1-9][0-9]*)\Z")
 _PART = re.compile(r"(.+)\[([1-9][0-9]*)/([1-9][0-9]*)\]\Z")
 _BRACKET = re.compile(r"\(([^()]+)(\))?|([^()]+)\)")
 _RELATION = re.compile(r"([^<,:]+)<([^<,:]+)(?::(.*))?\Z")
+
+
+# Characters that would end a bracket field (-), a bracket, a MISC item (|) or the column; CorefUD writes them as %XX.
+_ESCAPED = re.compile(r"[%\-()|\s]", re.ASCII)
+_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+
+
+def escape_value(text: str) -> str:
+    """A free-text value (a TEI feature, an MMAX2 attribute) as a CorefUD field value: ``-``, brackets, spaces and
+    the other separators percent-encoded. Field values live in the model in this form (as CorefUD files have them)."""
+    return _ESCAPED.sub(lambda match: f"%{ord(match.group()):02X}", text)
+
+
+def unescape_value(value: str) -> str:
+    """The free text of a CorefUD field value (inverse of :func:`escape_value`)."""
+    return _ESCAPE.sub(lambda match: chr(int(match.group(1), 16)), value) if "%" in value else value
 
 
 # ---------------------------------------------------------------------------------------------------------------
