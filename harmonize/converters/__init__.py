@@ -1,6 +1,6 @@
 """Readers and writers, one module per format, all looked up through :mod:`harmonize.converters.registry`."""
 
-from harmonize.converters import conll2012, corefud, gum, jsonlines
+from harmonize.converters import conll2012, corefud, gum, jsonlines, tei
 from harmonize.converters.registry import Format, formats, get_format, register
 from harmonize.converters.spans import POLICIES
 
@@ -69,6 +69,22 @@ register(
         extension=".parquet",
         reader=lambda path, lenient, report: _parquet().read_parquet(path, lenient, report),
         writer=lambda corpus, path, report: _parquet().write_parquet(corpus, path, report),
+    )
+)
+
+register(
+    Format(
+        name="tei",
+        summary="PCC / NKJP TEI P5 layers, one folder per document (text, segmentation, morphosyntax, mentions, "
+                "coreference; .xml or .xml.gz)",
+        extension="",
+        reader=lambda path, lenient, report, zeros="empty-node": tei.read_tei(path, lenient, report, zeros),
+        writer=lambda corpus, path, report, gzip="no": tei.write_tei(corpus, path, report, gzip),
+        options={"gzip": (("no", "yes"), "write the layers gzipped (NAME.xml.gz)")},
+        reader_options={"zeros": (tei.ZERO_POLICIES, "a zero subject as an empty node after its verb (CorefUD), or "
+                                                     "as the mention on the verb (the PCC's own convention)")},
+        find=tei.document_folders,
+        writes_document_folders=True,
     )
 )
 
