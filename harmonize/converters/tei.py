@@ -195,7 +195,7 @@ def read_tei(path: str | Path, lenient: bool = False, report: Report | None = No
     return corpus
 
 
-@dataclass
+@dataclass(slots=True)
 class _Segment:
     id: str
     unit: str  # xml:id of the text element (paragraph) its string-range points into
@@ -206,7 +206,7 @@ class _Segment:
     node: Node | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class _Interpretation:
     orth: str | None = None
     base: str = ""
@@ -348,6 +348,7 @@ class _DocumentReader:
         self.morph_to_segment: dict[str, str] = {}  # morphosyntax seg id -> segmentation seg id
         self.segments: dict[str, _Segment] = {}
         self.dropped_mentions: set[str] = set()
+        self.unknown_classes: set[str] = set()
 
     def problem(self, layer: str, line: int | None, reason: str, detail: str = "") -> None:
         Problems(self._where(layer), self.lenient, self.report)(line, reason, detail)
@@ -393,31 +394,31 @@ class _DocumentReader:
         its paragraph's sentence)."""
         sentences: list[list[_Segment]] = []
         holders: list[etree._Element] = []
-
-        def add(seg: etree._Element, holder: etree._Element) -> None:
-            segment = self._segment(seg, texts)
-            if segment is None:
-                return
-            if not holders or holders[-1] is not holder:
-                holders.append(holder)
-                sentences.append([])
-                self.sentence_holders.append(holder.get(XML_ID) if _local(holder.tag) == "s" else None)
-            sentences[-1].append(segment)
-
-        def visit(element: etree._Element, holder: etree._Element) -> None:
-            for child in element:
-                name = _local(child.tag)
-                if name == "seg":
-                    add(child, holder)
-                elif name == "choice":
-                    for seg in self._chosen(child):
-                        add(seg, holder)
-                elif name in ("s", "p", "ab") and _local(holder.tag) != "s":
-                    visit(child, child)
-                elif name != "include":
-                    visit(child, holder)
-
-        visit(root, root)
+        # Depth first, in document order, with the element that holds the current sentence (an explicit stack:
+        # a recursive closure would be a reference cycle that keeps every document alive while the collector is
+        # paused).
+        stack: list[tuple[etree._Element, etree._Element]] = [(child, root) for child in reversed(root)]
+        while stack:
+            element, holder = stack.pop()
+            name = _local(element.tag)
+            if name == "seg":
+                segs = [element]
+            elif name == "choice":
+                segs = self._chosen(element)
+            else:
+                if name in ("s", "p", "ab") and _local(holder.tag) != "s":
+                    holder = element
+                stack.extend((child, holder) for child in reversed(element))
+                continue
+            for seg in segs:
+                segment = self._segment(seg, texts)
+                if segment is None:
+                    continue
+                if not holders or holders[-1] is not holder:
+                    holders.append(holder)
+                    sentences.append([])
+                    self.sentence_holders.append(holder.get(XML_ID) if _local(holder.tag) == "s" else None)
+                sentences[-1].append(segment)
         return sentences
 
     def _chosen(self, choice: etree._Element) -> list[etree._Element]:
@@ -571,7 +572,7 @@ class _DocumentReader:
     def _node(self, segment: _Segment, text: str, sentence: Sentence, interpretations: dict[str, _Interpretation],
               has_morphosyntax: bool) -> Node:
         form = text[segment.start:segment.start + segment.length]
-        node = Node(str(len(sentence.nodes) + 1), form)
+        lemma = upos = xpos = feats = "_"
         interpretation = interpretations.get(segment.id)
         if interpretation is None:
             if has_morphosyntax:
@@ -580,15 +581,17 @@ class _DocumentReader:
             if interpretation.orth is not None and interpretation.orth != form:
                 self.note("orth differs from the text (the text kept)", "ann_morphosyntax", interpretation.line,
                           f"{interpretation.orth!r} vs {form!r}")
-            node.lemma = interpretation.base or "_"
+            lemma = interpretation.base or "_"
             if interpretation.ctag:
-                node.xpos = interpretation.ctag + (f":{interpretation.msd}" if interpretation.msd else "")
+                xpos = interpretation.ctag + (f":{interpretation.msd}" if interpretation.msd else "")
                 tags = ud_tags(interpretation.ctag, interpretation.msd, interpretation.base)
-                if tags is None:
-                    self.note("NKJP class not in the UD table (UPOS left empty)", "ann_morphosyntax",
-                              interpretation.line, interpretation.ctag)
-                else:
-                    node.upos, node.feats = tags
+                if tags is not None:
+                    upos, feats = tags
+                elif interpretation.ctag not in self.unknown_classes:
+                    self.unknown_classes.add(interpretation.ctag)
+                    self.note("NKJP class not in the UD table (UPOS left empty; one example per class)",
+                              "ann_morphosyntax", interpretation.line, interpretation.ctag)
+        node = Node(str(len(sentence.nodes) + 1), form, lemma, upos, xpos, feats)
         sentence.add_node(node)
         segment.node = node
         return node
