@@ -38,8 +38,8 @@ def partition(corpus: Corpus) -> list:
             return (node.sentence.index, node.id)
 
         entities = sorted(
-            (e.type, sorted((k, unescape_value(v)) for k, v in e.attrs.items()),
-             sorted((tuple(key(w) for w in m.words), key(m.head) if m.head else None, m.link, m.etype,
+            (e.type or "", sorted((k, unescape_value(v)) for k, v in e.attrs.items()),
+             sorted((tuple(key(w) for w in m.words), key(m.head) if m.head else (), m.link or "", m.etype or "",
                      sorted((k, unescape_value(v)) for k, v in m.attrs.items())) for m in e.mentions))
             for e in document.entities)
         bridges = sorted((tuple(key(w) for w in b.anaphor.words), b.antecedent.mentions[0].words[0].id, b.label)
@@ -192,7 +192,8 @@ def test_tei_corefud_tei_keeps_zero_subjects(tmp_path: Path) -> None:
     assert partition(back) == partition(first)
 
 
-COREFUD_FILES = shared_files("*.conllu", "corefud-samples") + shared_files("GUM_[a-c]*.conllu", "gum", "v11.1.0", "dep")
+COREFUD_FILES = shared_files("*.conllu", "corefud-samples", "udapi") + shared_files("GUM_[a-c]*.conllu", "gum", "v11.1.0",
+                                                                                "dep")
 
 
 @pytest.mark.parametrize("path", COREFUD_FILES or [None], ids=lambda p: p.name if p else "no-data")
@@ -221,12 +222,41 @@ def test_corefud_tei_corefud(tmp_path: Path, path: Path | None) -> None:
         for split in list(document.split_antecedents):
             document.split_antecedents.remove(split)
         document.bridges = [b for b in document.bridges if b.label == tei.NEAR_IDENTITY]
+    # A multiword token whose words do not spell it ("du" = de + le) is written as its words, and reported.
+    split_tokens = 0
+    for document in first.documents:
+        for sentence in document.sentences:
+            for mwt in sentence.multiwords:
+                words = [w.form for w in sentence.words if mwt.first <= int(w.id) <= mwt.last]
+                if "".join(words) != mwt.form:
+                    sentence.text = sentence.text.replace(mwt.form, "".join(words), 1)
+                    split_tokens += 1
+    assert report.counts["multiword token written as its words (the text shows the words, not the token)"] == (
+        split_tokens)
     by_id = {d.id: d for d in first.documents}
     first.documents = [by_id[d.id] if d.id in by_id else by_id[next(i for i in by_id if tei.folder_name(by_id[i], 1)
                                                                      == d.id)] for d in back.documents]
     assert partition(back) == partition(first)
     if any(n.head != "_" for d in first.documents for n in d.nodes()):
         assert report.counts["not written to TEI: dependency tree (HEAD, DEPREL)"] > 0
+
+
+def test_corefud_zero_subject_comes_back_on_its_verb(tmp_path: Path) -> None:
+    """The packaged sample's zero (3.1, DEPS 4:nsubj, entity of "Mary") is written as a zero mention on "asked" and
+    read back as an empty node right after it."""
+    sample = harmonize.read(Path(str(resources_sample())))
+    harmonize.write(sample, tmp_path, "tei")
+    back = tei.read_tei(tmp_path / "sample-1").documents[0]
+    sentence = next(s for s in back.sentences if s.text == "Mary called and asked about the book.")
+    (zero,) = [n for n in sentence.nodes if n.is_empty]
+    assert (zero.id, zero.deps) == ("4.1", "4:nsubj")
+    assert [m.text for m in zero.mentions[0].entity.mentions if m.sentence is sentence] == ["Mary", "_"]
+
+
+def resources_sample() -> Path:
+    from importlib import resources
+
+    return Path(str(resources.files("harmonize") / "samples" / "sample.conllu"))
 
 
 # -- gzip and plain -------------------------------------------------------------------------------------------------

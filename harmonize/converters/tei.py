@@ -34,7 +34,7 @@ Model mapping:
 * Entities: one per ``ident`` cluster, ``dominant`` an entity attribute; a mention in no identity cluster is a
   singleton entity. Ids are ``e1``, ``e2``... in the order of first mentions. A near-identity (``non-ident``)
   cluster becomes bridges labelled ``near-identity`` from each of its later mentions to the entity of its first
-  (CorefUD's ``Bridge=e1<e4:near-identity``); its ``dominant`` is not kept, and both are counted.
+  (CorefUD's ``Bridge=e1<e4:near-identity``); its features (``dominant``...) are not kept, and both are counted.
 
 The writer writes the same five layers with NKJP-style ids (``segm_1.4-seg``, ``morph_1.4-seg``, ``mention_7``,
 ``coreference_2``), keeping paragraph and sentence ids where they are valid XML ids. What TEI cannot hold is
@@ -797,8 +797,8 @@ class _DocumentReader:
         members = sorted(members, key=lambda m: m.order)
         self.note("near-identity cluster kept as bridges labelled near-identity", "ann_coreference", cluster.line,
                   cluster.id)
-        if "dominant" in cluster.attrs:
-            self.note("near-identity cluster's dominant not kept", "ann_coreference", cluster.line, cluster.id)
+        for name in cluster.attrs:
+            self.note(f"near-identity cluster's {name} not kept", "ann_coreference", cluster.line, cluster.id)
         if not members:
             return
         antecedent = members[0].entity
