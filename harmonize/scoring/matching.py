@@ -20,9 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-from scipy.optimize import linear_sum_assignment
-
 from harmonize.schemas.heads import ud_head
 from harmonize.schemas.model import Document, Mention, Node
 
@@ -172,11 +169,24 @@ def _zero_similarity(key: Span, response: Span) -> float:
 
 
 def _assign(keys: list[Span], responses: list[Span], similarity) -> dict[Span, Span]:
-    """The optimal one-to-one assignment by ``similarity``; pairs scoring 0 do not match."""
-    if not keys or not responses:
-        return {}
-    scores = np.array([[similarity(k, r) for r in responses] for k in keys])
-    if not scores.any():
-        return {}
-    rows, columns = linear_sum_assignment(scores, maximize=True)
-    return {responses[j]: keys[i] for i, j in zip(rows.tolist(), columns.tolist()) if scores[i, j] > 0}
+    """The optimal one-to-one assignment by ``similarity``; pairs scoring 0 do not match.
+
+    Where no key and no response has two candidates, every optimal assignment takes exactly the candidate pairs.
+    Otherwise ties between equally good alignments are broken as scipy's solver breaks them on the whole matrix
+    (the reference scorer's choice), so that solver runs, imported only then: it takes over half a second to
+    load."""
+    candidates = {(i, j): score for i, key in enumerate(keys) for j, response in enumerate(responses)
+                  for score in [similarity(key, response)] if score > 0}
+    rows = [i for i, _ in candidates]
+    columns = [j for _, j in candidates]
+    if len(set(rows)) == len(rows) and len(set(columns)) == len(columns):
+        return {responses[j]: keys[i] for i, j in candidates}
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    scores = np.zeros((len(keys), len(responses)))
+    for (i, j), score in candidates.items():
+        scores[i, j] = score
+    chosen_rows, chosen_columns = linear_sum_assignment(scores, maximize=True)
+    return {responses[j]: keys[i] for i, j in zip(chosen_rows.tolist(), chosen_columns.tolist())
+            if scores[i, j] > 0}

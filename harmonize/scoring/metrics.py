@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Collection
 
-import numpy as np
-from scipy.optimize import linear_sum_assignment
+from harmonize.scoring.assignment import sparse_assignment
 
 Mention = Hashable
 Clustering = Sequence[Collection[Mention]]
@@ -109,38 +108,29 @@ def b_cubed(key: Clustering, response: Clustering) -> Score:
     return _score(*_b3_side(k, r), *_b3_side(r, k))
 
 
-def _overlap_matrix(k: list[frozenset[Mention]], r: list[frozenset[Mention]]) -> np.ndarray:
+def _overlaps(k: list[frozenset[Mention]], r: list[frozenset[Mention]]) -> dict[tuple[int, int], int]:
+    """(key cluster, response cluster) -> number of shared mentions, for the pairs that share any."""
     where = _index(r)
-    matrix = np.zeros((len(k), len(r)), dtype=np.int64)
+    overlaps: dict[tuple[int, int], int] = {}
     for i, cluster in enumerate(k):
         for m in cluster:
             j = where.get(m)
             if j is not None:
-                matrix[i, j] += 1
-    return matrix
-
-
-def _best_alignment(similarity: np.ndarray) -> list[tuple[int, int]]:
-    if similarity.size == 0:
-        return []
-    rows, columns = linear_sum_assignment(similarity, maximize=True)
-    return list(zip(rows.tolist(), columns.tolist()))
+                overlaps[i, j] = overlaps.get((i, j), 0) + 1
+    return overlaps
 
 
 def ceaf_m(key: Clustering, response: Clustering) -> Score:
     k, r = _sets(key), _sets(response)
-    overlap = _overlap_matrix(k, r)
-    total = sum(int(overlap[i, j]) for i, j in _best_alignment(overlap.astype(float)))
+    overlaps = _overlaps(k, r)
+    total = sum(overlaps[pair] for pair in sparse_assignment(overlaps))
     return _score(total, sum(len(c) for c in k), total, sum(len(c) for c in r))
 
 
 def ceaf_e(key: Clustering, response: Clustering) -> Score:
     k, r = _sets(key), _sets(response)
-    overlap = _overlap_matrix(k, r)
-    sizes_k = np.array([len(c) for c in k], dtype=float)
-    sizes_r = np.array([len(c) for c in r], dtype=float)
-    similarity = 2 * overlap / (sizes_k[:, None] + sizes_r[None, :]) if overlap.size else overlap.astype(float)
-    total = sum(Fraction(2 * int(overlap[i, j]), len(k[i]) + len(r[j])) for i, j in _best_alignment(similarity))
+    similarity = {(i, j): Fraction(2 * n, len(k[i]) + len(r[j])) for (i, j), n in _overlaps(k, r).items()}
+    total = sum((similarity[pair] for pair in sparse_assignment(similarity)), Fraction(0))
     return _score(total, len(k), total, len(r))
 
 

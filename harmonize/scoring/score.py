@@ -12,11 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-import numpy as np
-from scipy.optimize import linear_sum_assignment
-
 from harmonize.errors import HarmonizeError
 from harmonize.schemas.model import Corpus, Document
+from harmonize.scoring.assignment import sparse_assignment
 from harmonize.scoring.matching import Span, entity_spans, match
 from harmonize.scoring.metrics import METRICS, BlancScore, Score
 
@@ -94,10 +92,8 @@ def check_alignment(key: Corpus, response: Corpus, forms: bool = True) -> list[t
 
 def mention_overlap(key: list[list[Span]], response: list[list[Span]]) -> Score:
     """MOR (CRAC 2022): one-to-one alignment of all key and response mentions maximising overlapping nodes;
-    overlapping nodes over all key (recall) or response (precision) mention nodes.
-
-    Only mentions that share nodes can be aligned usefully, so the optimal assignment is solved separately in
-    each connected part of the overlap graph (a handful of mentions each) instead of on one dense matrix."""
+    overlapping nodes over all key (recall) or response (precision) mention nodes. Only mentions that share
+    nodes gain from being aligned, so the assignment is solved on the overlaps alone."""
     key_spans = [s for c in key for s in c]
     response_spans = [s for c in response for s in c]
     holders: dict[tuple[int, str], list[int]] = {}
@@ -109,30 +105,7 @@ def mention_overlap(key: list[list[Span]], response: list[list[Span]]) -> Score:
         for node in span.nodes:
             for i in holders.get(node, ()):
                 overlap[i, j] = overlap.get((i, j), 0) + 1
-    parent = list(range(len(key_spans) + len(response_spans)))
-
-    def root(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for i, j in overlap:
-        parent[root(i)] = root(len(key_spans) + j)
-    parts: dict[int, list[tuple[int, int]]] = {}
-    for i, j in overlap:
-        parts.setdefault(root(i), []).append((i, j))
-    total = 0
-    for edges in parts.values():
-        rows = sorted({i for i, _ in edges})
-        columns = sorted({j for _, j in edges})
-        matrix = np.zeros((len(rows), len(columns)))
-        row_of = {i: n for n, i in enumerate(rows)}
-        column_of = {j: n for n, j in enumerate(columns)}
-        for i, j in edges:
-            matrix[row_of[i], column_of[j]] = overlap[i, j]
-        chosen_rows, chosen_columns = linear_sum_assignment(matrix, maximize=True)
-        total += int(matrix[chosen_rows, chosen_columns].sum())
+    total = sum(overlap[pair] for pair in sparse_assignment(overlap))
     return Score(Fraction(total), Fraction(sum(s.size for s in key_spans)),
                  Fraction(total), Fraction(sum(s.size for s in response_spans)))
 

@@ -1,0 +1,107 @@
+"""Optimal one-to-one assignment of maximum total weight, exact over ints and Fractions.
+
+CEAF and MOR need only the optimal total, never which of several equally good alignments was taken, so they can
+solve each connected part of the overlap graph on its own: clusters that share no mention cannot gain anything
+from being aligned. Parts are tiny in real documents (most are a single pair), which makes a pure-Python
+Hungarian algorithm faster than importing scipy, and exact arithmetic keeps the totals free of rounding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TypeVar
+
+Weight = TypeVar("Weight", int, Fraction)
+
+
+def dense_assignment(weights: Sequence[Sequence[Weight]]) -> list[tuple[int, int]]:
+    """(row, column) pairs of a maximum-weight assignment of a rectangular matrix, covering its smaller side.
+
+    The Hungarian algorithm with potentials and shortest augmenting paths (Kuhn 1955, Munkres 1957, in the
+    O(n^2 m) form of Jonker and Volgenant), on costs = -weights, for rows <= columns (the matrix is transposed
+    otherwise)."""
+    if not weights or not weights[0]:
+        return []
+    transposed = len(weights) > len(weights[0])
+    cost = [[-w for w in column] for column in zip(*weights)] if transposed else [[-w for w in row] for row in weights]
+    rows, columns = len(cost), len(cost[0])
+    infinity = float("inf")
+    # 1-based as in the textbook formulation: column 0 is the virtual start of each augmenting path.
+    row_potential: list = [0] * (rows + 1)
+    column_potential: list = [0] * (columns + 1)
+    row_of_column = [0] * (columns + 1)
+    previous_column = [0] * (columns + 1)
+    for row in range(1, rows + 1):
+        row_of_column[0] = row
+        column = 0
+        slack: list = [infinity] * (columns + 1)
+        used = [False] * (columns + 1)
+        while True:
+            used[column] = True
+            current_row = row_of_column[column]
+            cost_row = cost[current_row - 1]
+            base = row_potential[current_row]
+            delta: object = infinity
+            next_column = 0
+            for j in range(1, columns + 1):
+                if used[j]:
+                    continue
+                reduced = cost_row[j - 1] - base - column_potential[j]
+                if reduced < slack[j]:
+                    slack[j] = reduced
+                    previous_column[j] = column
+                if slack[j] < delta:
+                    delta = slack[j]
+                    next_column = j
+            for j in range(columns + 1):
+                if used[j]:
+                    row_potential[row_of_column[j]] += delta
+                    column_potential[j] -= delta
+                else:
+                    slack[j] -= delta
+            column = next_column
+            if row_of_column[column] == 0:
+                break
+        while column:  # flip the augmenting path
+            back = previous_column[column]
+            row_of_column[column] = row_of_column[back]
+            column = back
+    pairs = [(row_of_column[j] - 1, j - 1) for j in range(1, columns + 1) if row_of_column[j]]
+    return sorted((j, i) for i, j in pairs) if transposed else sorted(pairs)
+
+
+def sparse_assignment(weights: dict[tuple[int, int], Weight]) -> list[tuple[int, int]]:
+    """(row, column) pairs of a maximum-weight assignment, given the positive weights only (absent pairs weigh 0).
+
+    Each connected part of the rows-columns graph is solved on its own; a part with one row or one column is
+    its heaviest pair. Only pairs of positive weight are returned."""
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def root(x: tuple[str, int]) -> tuple[str, int]:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for i, j in weights:
+        a, b = root(("row", i)), root(("column", j))
+        if a != b:
+            parent[a] = b
+    parts: dict[tuple[str, int], list[tuple[int, int]]] = {}
+    for pair in weights:
+        parts.setdefault(root(("row", pair[0])), []).append(pair)
+    chosen: list[tuple[int, int]] = []
+    for edges in parts.values():
+        if len(edges) == 1:
+            chosen.append(edges[0])
+            continue
+        rows = sorted({i for i, _ in edges})
+        columns = sorted({j for _, j in edges})
+        if len(rows) == 1 or len(columns) == 1:
+            chosen.append(max(edges, key=lambda edge: weights[edge]))
+            continue
+        matrix = [[weights.get((i, j), 0) for j in columns] for i in rows]
+        chosen.extend((rows[a], columns[b]) for a, b in dense_assignment(matrix) if matrix[a][b] > 0)
+    return chosen
