@@ -1,4 +1,4 @@
-"""The scorer's own assignment solver: optimal totals equal brute force and scipy's, on dense and sparse input."""
+"""The scorer's own assignment solver: optimal totals equal brute force and scipy's, and so do CEAF and MOR."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment
 
 from harmonize.scoring.assignment import dense_assignment, sparse_assignment
+from harmonize.scoring.matching import Span
+from harmonize.scoring.metrics import ceaf_e, ceaf_m
+from harmonize.scoring.score import mention_overlap
 
 # Small weights make ties frequent, which is where a wrong potential update shows.
 matrices = st.integers(1, 5).flatmap(lambda rows: st.integers(1, 5).flatmap(
@@ -41,7 +44,7 @@ def test_dense_total_is_optimal(weights: list[list[int]]) -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.dictionaries(st.tuples(st.integers(0, 12), st.integers(0, 12)), st.integers(1, 9), max_size=40))
 def test_sparse_total_equals_scipy_on_the_dense_matrix(weights: dict[tuple[int, int], int]) -> None:
-    pairs = sparse_assignment(weights)
+    pairs = sparse_assignment(weights, weights.__getitem__)
     assert is_one_to_one(pairs)
     assert all(pair in weights for pair in pairs)
     expected = 0
@@ -57,7 +60,7 @@ def test_sparse_total_equals_scipy_on_the_dense_matrix(weights: dict[tuple[int, 
 def test_fractions_stay_exact() -> None:
     third, half = Fraction(1, 3), Fraction(1, 2)
     weights = {(0, 0): third, (1, 1): third, (2, 2): third, (0, 1): half, (1, 0): half}
-    total = sum((weights[p] for p in sparse_assignment(weights)), Fraction(0))
+    total = sum((weights[p] for p in sparse_assignment(weights, weights.__getitem__)), Fraction(0))
     assert isinstance(total, Fraction) and total == Fraction(4, 3)  # 1/2 + 1/2 + 1/3, no rounding
 
 
@@ -66,5 +69,38 @@ def test_empty_and_degenerate_shapes() -> None:
     assert dense_assignment([[]]) == []
     assert dense_assignment([[3]]) == [(0, 0)]
     assert dense_assignment([[1], [5], [2]]) == [(1, 0)]
-    assert sparse_assignment({}) == []
-    assert sparse_assignment({(4, 7): 2}) == [(4, 7)]
+    assert sparse_assignment({}, int) == []
+    assert sparse_assignment({(4, 7): 2}, int) == [(4, 7)]
+
+
+# The metrics that use the solver agree with their definition computed on the dense matrix by scipy.
+clusterings = st.lists(st.integers(min_value=0, max_value=6), min_size=1, max_size=25).map(
+    lambda labels: [frozenset(m for m, label in enumerate(labels) if label == value) for value in set(labels)])
+
+
+def dense_optimum(similarity: np.ndarray) -> float:
+    rows, columns = linear_sum_assignment(similarity, maximize=True)
+    return float(similarity[rows, columns].sum())
+
+
+@settings(max_examples=200, deadline=None)
+@given(clusterings, clusterings)
+def test_ceaf_equals_the_dense_definition(key, response) -> None:
+    overlap = np.array([[len(k & r) for r in response] for k in key], dtype=float)
+    phi4 = np.array([[2 * len(k & r) / (len(k) + len(r)) for r in response] for k in key])
+    assert float(ceaf_m(key, response).recall_num) == dense_optimum(overlap)
+    assert abs(float(ceaf_e(key, response).recall_num) - dense_optimum(phi4)) < 1e-9
+
+
+spans = st.lists(st.tuples(st.integers(0, 15), st.integers(1, 4)), min_size=1, max_size=12, unique=True).map(
+    lambda items: [[Span(frozenset((0, str(n)) for n in range(start, start + length)), (0, start), None)]
+                   for start, length in items])
+
+
+@settings(max_examples=200, deadline=None)
+@given(spans, spans)
+def test_mor_equals_the_dense_definition(key, response) -> None:
+    key_spans = [s for c in key for s in c]
+    response_spans = [s for c in response for s in c]
+    overlap = np.array([[len(k.nodes & r.nodes) for r in response_spans] for k in key_spans], dtype=float)
+    assert float(mention_overlap(key, response).recall_num) == dense_optimum(overlap)

@@ -122,7 +122,21 @@ class Node:
         self._columns = self._line.split("\t")
         return self._columns
 
-    form = _column(1, "FORM")
+    @property
+    def form(self) -> str:
+        """FORM. Read straight from the untouched line: aligning two files reads every form and nothing else."""
+        if self._columns is None:
+            line = self._line
+            assert line is not None
+            start = line.index("\t") + 1
+            return line[start : line.index("\t", start)]
+        return self._columns[1]
+
+    @form.setter
+    def form(self, value: str) -> None:
+        (self._columns or self._split())[1] = value
+        self._line = None
+
     lemma = _column(2, "LEMMA")
     upos = _column(3, "UPOS")
     xpos = _column(4, "XPOS")

@@ -8,7 +8,8 @@ Hungarian algorithm faster than importing scipy, and exact arithmetic keeps the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import TypeVar
 
@@ -71,37 +72,41 @@ def dense_assignment(weights: Sequence[Sequence[Weight]]) -> list[tuple[int, int
     return sorted((j, i) for i, j in pairs) if transposed else sorted(pairs)
 
 
-def sparse_assignment(weights: dict[tuple[int, int], Weight]) -> list[tuple[int, int]]:
-    """(row, column) pairs of a maximum-weight assignment, given the positive weights only (absent pairs weigh 0).
+def sparse_assignment(pairs: Iterable[tuple[int, int]], weight: Callable[[tuple[int, int]], Weight]
+                      ) -> list[tuple[int, int]]:
+    """(row, column) pairs of a maximum-weight assignment, given the pairs of positive weight (absent pairs weigh
+    0); ``weight`` is asked only where a choice is to be made.
 
-    Each connected part of the rows-columns graph is solved on its own; a part with one row or one column is
-    its heaviest pair. Only pairs of positive weight are returned."""
-    parent: dict[tuple[str, int], tuple[str, int]] = {}
+    Each connected part of the rows-columns graph is solved on its own: a lone pair is taken, a part with one row
+    or one column gives its heaviest pair, and the rest go to :func:`dense_assignment`."""
+    pairs = list(pairs)
+    row_degree = Counter(i for i, _ in pairs)
+    column_degree = Counter(j for _, j in pairs)
+    chosen = [(i, j) for i, j in pairs if row_degree[i] == 1 and column_degree[j] == 1]
+    shared = [(i, j) for i, j in pairs if row_degree[i] > 1 or column_degree[j] > 1]
+    # Union-find over rows (i) and columns (-1 - j) of the pairs that share a row or a column.
+    parent: dict[int, int] = {}
 
-    def root(x: tuple[str, int]) -> tuple[str, int]:
-        parent.setdefault(x, x)
-        while parent[x] != x:
+    def root(x: int) -> int:
+        while parent.setdefault(x, x) != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
-    for i, j in weights:
-        a, b = root(("row", i)), root(("column", j))
+    for i, j in shared:
+        a, b = root(i), root(-1 - j)
         if a != b:
             parent[a] = b
-    parts: dict[tuple[str, int], list[tuple[int, int]]] = {}
-    for pair in weights:
-        parts.setdefault(root(("row", pair[0])), []).append(pair)
-    chosen: list[tuple[int, int]] = []
+    parts: dict[int, list[tuple[int, int]]] = {}
+    for pair in shared:
+        parts.setdefault(root(pair[0]), []).append(pair)
     for edges in parts.values():
-        if len(edges) == 1:
-            chosen.append(edges[0])
-            continue
         rows = sorted({i for i, _ in edges})
         columns = sorted({j for _, j in edges})
         if len(rows) == 1 or len(columns) == 1:
-            chosen.append(max(edges, key=lambda edge: weights[edge]))
+            chosen.append(max(edges, key=weight))
             continue
+        weights = {edge: weight(edge) for edge in edges}
         matrix = [[weights.get((i, j), 0) for j in columns] for i in rows]
         chosen.extend((rows[a], columns[b]) for a, b in dense_assignment(matrix) if matrix[a][b] > 0)
     return chosen

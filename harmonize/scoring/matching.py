@@ -26,10 +26,11 @@ from harmonize.schemas.model import Document, Mention, Node
 NodeKey = tuple  # (sentence index, node id), prefixed by the document index in cross-document scoring
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Span:
     """A mention as the scorer sees it: its nodes and head, identified by the object itself. ``head_deps`` is
-    the enhanced dependencies of its head as (parent, deprel) pairs (zeros are aligned by them)."""
+    the enhanced dependencies of its head as (parent, deprel) pairs (zeros are aligned by them); ``sort_key`` is
+    (first node, last node, size), the order of partial and head matching (exact matching needs neither)."""
 
     nodes: frozenset[NodeKey]
     order: tuple
@@ -44,8 +45,9 @@ class Span:
     @property
     def is_zero(self) -> bool:
         """Headed by an empty node (a reconstructed zero); without a head, starting with one."""
-        node = self.head if self.head is not None else min(self.nodes, key=_node_sort)
-        return "." in node[-1]
+        if self.head is not None:
+            return "." in self.head[-1]
+        return any("." in node[-1] for node in self.nodes) and "." in min(self.nodes, key=_node_sort)[-1]
 
 
 def _node_sort(node: NodeKey) -> tuple:
@@ -98,11 +100,15 @@ def entity_spans(document: Document, heads: bool, prefix: tuple = ()) -> tuple[d
                 duplicates += 1
                 continue
             seen.add(nodes)
-            head = tree_head(mention) if heads else None
+            order = (*prefix, *mention.words[0].order)
+            if not heads:  # exact matching: no head, and the order of spans does not matter
+                cluster.append(Span(nodes, order, None))
+                continue
+            head = tree_head(mention)
             ordered = sorted(nodes, key=_node_sort)
             cluster.append(Span(
-                nodes, (*prefix, *mention.words[0].order), (*prefix, *node_key(head)) if head is not None else None,
-                _deps(head if head is not None else mention.words[0]) if heads else frozenset(),
+                nodes, order, (*prefix, *node_key(head)) if head is not None else None,
+                _deps(head if head is not None else mention.words[0]),
                 (_node_sort(ordered[0]), _node_sort(ordered[-1]), len(ordered)),
             ))
     return clusters, duplicates

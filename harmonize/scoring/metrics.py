@@ -93,13 +93,15 @@ def muc(key: Clustering, response: Clustering) -> Score:
 
 def _b3_side(gold: list[frozenset[Mention]], other: list[frozenset[Mention]]) -> tuple[Fraction, int]:
     where = _index(other)
-    numerator = Fraction(0)
+    by_size: dict[int, int] = {}  # cluster size -> summed squared overlaps: one Fraction per distinct size
     for cluster in gold:
         overlaps: dict[int, int] = {}
         for m in cluster:
-            if m in where:
-                overlaps[where[m]] = overlaps.get(where[m], 0) + 1
-        numerator += Fraction(sum(n * n for n in overlaps.values()), len(cluster))
+            j = where.get(m)
+            if j is not None:
+                overlaps[j] = overlaps.get(j, 0) + 1
+        by_size[len(cluster)] = by_size.get(len(cluster), 0) + sum(n * n for n in overlaps.values())
+    numerator = sum((Fraction(n, size) for size, n in by_size.items()), Fraction(0))
     return numerator, sum(len(c) for c in gold)
 
 
@@ -123,14 +125,23 @@ def _overlaps(k: list[frozenset[Mention]], r: list[frozenset[Mention]]) -> dict[
 def ceaf_m(key: Clustering, response: Clustering) -> Score:
     k, r = _sets(key), _sets(response)
     overlaps = _overlaps(k, r)
-    total = sum(overlaps[pair] for pair in sparse_assignment(overlaps))
+    total = sum(overlaps[pair] for pair in sparse_assignment(overlaps, overlaps.__getitem__))
     return _score(total, sum(len(c) for c in k), total, sum(len(c) for c in r))
 
 
 def ceaf_e(key: Clustering, response: Clustering) -> Score:
     k, r = _sets(key), _sets(response)
-    similarity = {(i, j): Fraction(2 * n, len(k[i]) + len(r[j])) for (i, j), n in _overlaps(k, r).items()}
-    total = sum((similarity[pair] for pair in sparse_assignment(similarity)), Fraction(0))
+    overlaps = _overlaps(k, r)
+
+    def similarity(pair: tuple[int, int]) -> Fraction:
+        return Fraction(2 * overlaps[pair], len(k[pair[0]]) + len(r[pair[1]]))
+
+    # phi4 summed exactly: numerators grouped by denominator, one Fraction per distinct denominator.
+    by_denominator: dict[int, int] = {}
+    for i, j in sparse_assignment(overlaps, similarity):
+        denominator = len(k[i]) + len(r[j])
+        by_denominator[denominator] = by_denominator.get(denominator, 0) + 2 * overlaps[i, j]
+    total = sum((Fraction(n, d) for d, n in by_denominator.items()), Fraction(0))
     return _score(total, len(k), total, len(r))
 
 
@@ -201,20 +212,23 @@ def blanc(key: Clustering, response: Clustering) -> BlancScore:
 
 def _lea_side(gold: list[frozenset[Mention]], other: list[frozenset[Mention]]) -> tuple[Fraction, int]:
     where = _index(other)
-    numerator = Fraction(0)
+    resolved_singletons = 0
+    by_size: dict[int, int] = {}  # cluster size -> common links summed: one Fraction per distinct size
     for cluster in gold:
         if len(cluster) == 1:
             (m,) = cluster
             # A singleton's one self-link is resolved when the other side has it as a singleton too.
-            resolved = 1 if m in where and len(other[where[m]]) == 1 else 0
-            numerator += resolved
+            if m in where and len(other[where[m]]) == 1:
+                resolved_singletons += 1
             continue
         overlaps: dict[int, int] = {}
         for m in cluster:
-            if m in where:
-                overlaps[where[m]] = overlaps.get(where[m], 0) + 1
-        common = sum(_pairs(n) for n in overlaps.values())
-        numerator += len(cluster) * Fraction(common, _pairs(len(cluster)))
+            j = where.get(m)
+            if j is not None:
+                overlaps[j] = overlaps.get(j, 0) + 1
+        by_size[len(cluster)] = by_size.get(len(cluster), 0) + sum(_pairs(n) for n in overlaps.values())
+    numerator = resolved_singletons + sum(
+        (Fraction(size * n, _pairs(size)) for size, n in by_size.items()), Fraction(0))
     return numerator, sum(len(c) for c in gold)
 
 
