@@ -45,6 +45,7 @@ from harmonize.schemas.model import (
     Node,
     Sentence,
     SplitAntecedent,
+    parse_misc,
 )
 
 COREF_KEYS = ("Entity", "Bridge", "SplitAnte")
@@ -243,13 +244,15 @@ class _Reader:
             nodes.append(node)
             misc = line[line.rindex("\t") + 1 :]
             if "Entity=" in misc or "Bridge=" in misc or "SplitAnte=" in misc:
-                values = node.misc
+                values = parse_misc(misc)
                 order = tuple(values)
                 entity = values.pop("Entity", None)
                 bridge = values.pop("Bridge", None)
                 split = values.pop("SplitAnte", None)
+                node._misc = values  # set directly: the line stays valid until MISC is asked for
                 if entity is not None or bridge is not None or split is not None:
                     node.misc_order = order
+                    node.coref_read = (entity, bridge, split)
                     if self.coreference:
                         annotated.append((node, index + 1, entity, bridge, split))
         if annotated:
@@ -644,11 +647,15 @@ def _format_document(
                 if mwt is not None:
                     lines.append("\t".join((mwt.id, mwt.form, *mwt.columns)))
             verbatim = node.verbatim_line()
-            if verbatim is not None and node not in entity_values and node not in relations:
+            if verbatim is not None and node.coref_read is None and node not in entity_values \
+                    and node not in relations:
                 lines.append(verbatim)
                 continue
             entity_value = entity_values.get(node)
             bridge_value, split_value = relations.get(node, (None, None))
+            if verbatim is not None and node.coref_read == (entity_value, bridge_value, split_value):
+                lines.append(verbatim)  # its coreference renders as read
+                continue
             misc = _misc_value(node, entity_value, bridge_value, split_value)
             lines.append("\t".join((*node.columns(), misc)))
         lines.append("")

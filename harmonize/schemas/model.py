@@ -62,8 +62,8 @@ class Node:
     """
 
     __slots__ = (
-        "sentence", "id", "_columns", "_line", "_misc", "misc_order", "start_char", "end_char", "mentions",
-        "position", "bracket_order", "conll2012",
+        "sentence", "id", "_columns", "_line", "_misc", "misc_order", "coref_read", "start_char", "end_char",
+        "mentions", "position", "bracket_order", "conll2012",
     )
 
     def __init__(
@@ -86,6 +86,9 @@ class Node:
         self._misc: dict[str, str | None] | None = misc if misc is not None else {}
         # Key order of MISC as read, coreference keys included, so that they go back where they stood.
         self.misc_order: tuple[str, ...] = ()
+        # The (Entity, Bridge, SplitAnte) values of MISC as read (None: none of them). While the coreference they
+        # render to is the same and the line untouched, the line itself is written.
+        self.coref_read: tuple[str | None, str | None, str | None] | None = None
         self.start_char: int | None = None
         self.end_char: int | None = None
         # Mentions covering this node: a tuple, replaced on change (most nodes have none, and an empty tuple costs
@@ -110,6 +113,7 @@ class Node:
         node._misc = None
         node.sentence = None
         node.misc_order = ()
+        node.coref_read = None
         node.start_char = node.end_char = None
         node.mentions = ()
         node.position = 0
@@ -148,8 +152,9 @@ class Node:
     @property
     def misc(self) -> dict[str, str | None]:
         """MISC attributes other than Entity, Bridge and SplitAnte; a key without "=" maps to None."""
+        columns = self._columns or self._split()  # the other columns outlive the line dropped below
         if self._misc is None:
-            self._misc = parse_misc((self._columns or self._split())[9])
+            self._misc = parse_misc(columns[9])
         self._line = None  # the dict may be edited: from now on MISC is written from it
         return self._misc
 
