@@ -50,12 +50,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+from harmonize.converters.choices import CONLL2012_LAYOUTS
 from harmonize.converters.spans import WordSpan, contiguous_spans, report_unwritten
 from harmonize.errors import Problems, Report
 from harmonize.io import atomic_write_text, paused_gc, read_text
 from harmonize.schemas.model import Corpus, Document, Entity, Mention, Node, Sentence
 
-LAYOUTS = ("ontonotes", "gum", "ontogum", "scorer")
+LAYOUTS = CONLL2012_LAYOUTS
 _THREE_COLUMNS = ("gum", "ontogum")
 
 _BEGIN = re.compile(r"#\s*begin document\b\s*(?:\((.*?)\)|([^;\s]*))\s*;?\s*(?:part\s+)?(\S*)\s*$")

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harmonize.converters.choices import DISCONTINUOUS_POLICIES
 from harmonize.errors import Report
 from harmonize.schemas.model import Document, Mention, Node, Sentence
 
-POLICIES = ("drop", "head-part")
+POLICIES = DISCONTINUOUS_POLICIES
 
 
 @dataclass(frozen=True, slots=True)

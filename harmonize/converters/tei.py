@@ -47,22 +47,21 @@ from __future__ import annotations
 import gzip
 import re
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from xml.sax.saxutils import escape, quoteattr
 
 from lxml import etree
 
+from harmonize.converters.choices import TEI_ZERO_POLICIES
 from harmonize.converters.corefud import escape_value, unescape_value
 from harmonize.errors import FormatError, Problems, Report
 from harmonize.io import atomic_write_bytes, paused_gc
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Mention, Node, Sentence, parse_misc
 
 LAYERS = ("text", "ann_segmentation", "ann_morphosyntax", "ann_mentions", "ann_coreference")
-ZERO_POLICIES = ("empty-node", "verb")
+ZERO_POLICIES = TEI_ZERO_POLICIES
 NEAR_IDENTITY = "near-identity"
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 NKJP_NS = "http://www.nkjp.pl/ns/1.0"
@@ -74,6 +73,16 @@ _STRING_RANGE = re.compile(r"(?:[^#]*#)?string-range\(\s*([^,\s)]+)\s*,\s*(\d+)\
 _NCNAME = re.compile(r"[A-Za-z_][\w.\-]*\Z")
 _UD_SPACE_ESCAPES = {"\\s": " ", "\\t": "\t", "\\n": "\n", "\\r": "\r", "\\p": "|", "\\\\": "\\"}
 _UD_SPACE_ESCAPE = re.compile(r"\\[stnrp\\]")
+
+
+def escape(text: str) -> str:
+    """Text as XML character data (xml.sax.saxutils would do, but it imports urllib, a tenth of our start-up)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def quoteattr(text: str) -> str:
+    """Text as a double-quoted XML attribute value."""
+    return '"' + escape(text).replace('"', "&quot;").replace("\n", "&#10;").replace("\t", "&#9;") + '"'
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -723,7 +732,6 @@ class _DocumentReader:
         """Entities from identity clusters (a mention in none is a singleton), zero subjects as the policy says,
         near-identity clusters as bridges; entity ids in the order of first mentions."""
         document = self.document
-        by_id = {record.id: record for record in records}
         cluster_of: dict[str, _Cluster] = {}
         for cluster in clusters:
             if cluster.kind != "ident":

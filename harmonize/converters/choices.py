@@ -1,0 +1,9 @@
+"""The values format options take, kept apart from the formats themselves: the registry lists and checks options
+without importing every format, which would add a tenth of a second to the start of every command."""
+
+# What becomes of a discontinuous mention in a format of contiguous spans (see harmonize.converters.spans).
+DISCONTINUOUS_POLICIES = ("drop", "head-part")
+# The CoNLL-2012 column layouts the writer produces (see harmonize.converters.conll2012).
+CONLL2012_LAYOUTS = ("ontonotes", "gum", "ontogum", "scorer")
+# Where a TEI zero subject goes: an empty node after its verb, or the mention on the verb itself.
+TEI_ZERO_POLICIES = ("empty-node", "verb")
