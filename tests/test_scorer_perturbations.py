@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from harmonize.converters.corefud import read_corefud
+from harmonize.converters.corefud import read_corefud, write_corefud
 from harmonize.converters.gum import read_splits
 from harmonize.schemas.model import Corpus
 from harmonize.scoring.matching import tree_head
@@ -108,3 +108,54 @@ def test_reducing_mentions_to_heads_hurts_only_exact_matching(mode: str, unchang
 def test_gum_splits_match_the_corpus_readme() -> None:
     splits = read_splits(shared("gum", "v11.1.0"))
     assert {name: len(docs) for name, docs in splits.items()} == {"dev": 32, "test": 32, "test2": 26, "train": 191}
+
+
+def gum_pair() -> tuple[Corpus, Corpus]:
+    """GUM documents and a copy with mentions dropped, entities merged and mentions cut down to their heads."""
+    key, response = gum_dev(), gum_dev()
+    rng = random.Random(3)
+    for document in response:
+        for mention in document.mentions:
+            if rng.random() < 0.1:
+                document.remove_mention(mention)
+            elif rng.random() < 0.1 and (head := tree_head(mention)) is not None:
+                document.set_words(mention, [head], head)
+        multi = [e for e in document.entities if len(e.mentions) > 1]
+        for keep, absorbed in zip(multi[:4:2], multi[1:4:2]):
+            document.merge_entities(keep, absorbed)
+    return key, response
+
+
+@pytest.mark.parametrize("mode", ["exact", "partial", "head"])
+def test_reading_the_response_in_a_worker_changes_no_figure(tmp_path, monkeypatch, mode: str) -> None:
+    """`harmonize score` reads a large response in a worker process, which sends back only what the scorer
+    needs; every fraction must be what scoring the two read corpora gives."""
+    from harmonize.scoring import score as scoring
+
+    key_path, response_path = tmp_path / "key.conllu", tmp_path / "response.conllu"
+    key, response = gum_pair()
+    write_corefud(key, key_path)
+    write_corefud(response, response_path)
+    expected = score_corpora(read_corefud(key_path), read_corefud(response_path), mode=mode, singletons=True)
+    monkeypatch.setattr(scoring, "WORKER_BYTES", 0)
+    for jobs in (1, 2):
+        found = scoring.score_files(key_path, response_path, mode=mode, singletons=True, jobs=jobs)
+        assert found.metrics == expected.metrics and found.duplicates == expected.duplicates
+        assert [label for label, _ in found.partitions] == [label for label, _ in expected.partitions]
+
+
+def test_an_error_in_the_response_read_by_the_worker_names_its_line(tmp_path, monkeypatch) -> None:
+    from harmonize.errors import FormatError
+    from harmonize.scoring import score as scoring
+
+    key, _ = gum_pair()
+    key_path, response_path = tmp_path / "key.conllu", tmp_path / "response.conllu"
+    write_corefud(key, key_path)
+    lines = key_path.read_text(encoding="utf-8").split("\n")
+    token = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    lines[token] = lines[token].replace("\t", " ", 1)
+    response_path.write_text("\n".join(lines), encoding="utf-8")
+    monkeypatch.setattr(scoring, "WORKER_BYTES", 0)
+    with pytest.raises(FormatError) as error:
+        scoring.score_files(key_path, response_path, jobs=2)
+    assert error.value.path == str(response_path) and error.value.line == token + 1

@@ -38,6 +38,10 @@ class Span:
     head_deps: frozenset[tuple[str, str]] = frozenset()
     sort_key: tuple = ()
 
+    def __reduce__(self) -> tuple:
+        # Rebuilt through the constructor: much faster than the per-slot state a slotted dataclass pickles.
+        return (Span, (self.nodes, self.order, self.head, self.head_deps, self.sort_key))
+
     @property
     def size(self) -> int:
         return len(self.nodes)
@@ -95,7 +99,9 @@ def entity_spans(document: Document, heads: bool, prefix: tuple = ()) -> tuple[d
     for entity in document.entities:
         cluster = clusters.setdefault(entity.id, [])
         for mention in entity.mentions:
-            nodes = frozenset((*prefix, *node_key(w)) for w in mention.words)
+            words = mention.words
+            index = (*prefix, words[0].sentence.index)  # type: ignore[union-attr]  # one sentence per mention
+            nodes = frozenset([(*index, w.id) for w in words])
             if nodes in seen:
                 duplicates += 1
                 continue

@@ -9,11 +9,15 @@ de-duplication does. Singletons are left out of both sides unless asked for (the
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 
-from harmonize.errors import HarmonizeError
-from harmonize.schemas.model import Corpus, Document
+from harmonize.converters import get_format
+from harmonize.errors import HarmonizeError, Report
+from harmonize.io import paused_gc
+from harmonize.schemas.model import Corpus
 from harmonize.scoring.assignment import sparse_assignment
 from harmonize.scoring.matching import Span, entity_spans, match
 from harmonize.scoring.metrics import METRICS, BlancScore, Score
@@ -59,33 +63,63 @@ def _defined(score: Score | BlancScore) -> bool:
     return bool(score.recall_den or score.precision_den)
 
 
-def check_alignment(key: Corpus, response: Corpus, forms: bool = True) -> list[tuple[Document, Document]]:
-    """Pair documents by id and check that their words agree, in both directions. With ``forms`` off only the
-    word positions must agree (the reference scorer's own test cases rename tokens in responses)."""
-    responses = {d.id: d for d in response.documents}
-    keys = {d.id: d for d in key.documents}
-    for document in key.documents:
+@dataclass
+class ScoredDocument:
+    """A document as the scorer sees it: its words (sentence index, word id, form or "" when forms are not
+    compared), entity id -> mentions as Spans (duplicates dropped and counted), split antecedent relations."""
+
+    id: str | None
+    topic: str | None
+    words: list[tuple[int, str, str]]
+    entities: dict[str, list[Span]]
+    relations: list[SplitRelation]
+    duplicates: int
+
+
+def scored_documents(corpus: Corpus, mode: str = "exact", forms: bool = True) -> list[ScoredDocument]:
+    """What the scorer needs of each document, and nothing more (exact matching needs no heads)."""
+    result = []
+    for document in corpus.documents:
+        words = [(s.index, n.id, n.form if forms else "") for s in document.sentences for n in s.nodes
+                 if "." not in n.id]
+        entities, duplicates = entity_spans(document, mode != "exact")
+        relations = [(r.entity.id, [a.id for a in r.antecedents]) for r in document.split_antecedents]
+        result.append(ScoredDocument(document.id, document.topic, words, entities, relations, duplicates))
+    return result
+
+
+def read_scored(path: str | Path, format: str, read_options: dict[str, str] | None, mode: str, forms: bool
+                ) -> list[ScoredDocument]:
+    """Read a file strictly and keep what the scorer needs (a worker process can send this back cheaply)."""
+    corpus = get_format(format, "read").read(Path(path), False, Report(), read_options)
+    documents = scored_documents(corpus, mode, forms)
+    corpus.release()  # freed now by reference counting, not later by a collector pass over the whole model
+    return documents
+
+
+def align(key: list[ScoredDocument], response: list[ScoredDocument]) -> list[tuple[ScoredDocument, ScoredDocument]]:
+    """Pair documents by id and check that their words agree, in both directions (with forms left out, only the
+    word positions must agree: the reference scorer's own test cases rename tokens in responses)."""
+    responses = {d.id: d for d in response}
+    keys = {d.id: d for d in key}
+    for document in key:
         if document.id not in responses:
             raise HarmonizeError(f"document {document.id!r} is in the key but not in the response")
-    for document in response.documents:
+    for document in response:
         if document.id not in keys:
             raise HarmonizeError(f"document {document.id!r} is in the response but not in the key")
     pairs = []
-    for document in key.documents:
+    for document in key:
         other = responses[document.id]
-        key_words = [(s.index, n.id, n.form if forms else "") for s in document.sentences for n in s.nodes
-                     if not n.is_empty]
-        response_words = [(s.index, n.id, n.form if forms else "") for s in other.sentences for n in s.nodes
-                          if not n.is_empty]
-        for a, b in zip(key_words, response_words):
-            if a != b:
-                raise HarmonizeError(
-                    f"document {document.id!r}, sentence {a[0] + 1}, token {a[1]}: key has {a[2]!r}, "
-                    f"response has sentence {b[0] + 1}, token {b[1]} {b[2]!r}")
-        if len(key_words) != len(response_words):
-            shorter = "response" if len(response_words) < len(key_words) else "key"
+        if document.words != other.words:
+            for a, b in zip(document.words, other.words):
+                if a != b:
+                    raise HarmonizeError(
+                        f"document {document.id!r}, sentence {a[0] + 1}, token {a[1]}: key has {a[2]!r}, "
+                        f"response has sentence {b[0] + 1}, token {b[1]} {b[2]!r}")
+            shorter = "response" if len(other.words) < len(document.words) else "key"
             raise HarmonizeError(f"document {document.id!r}: the {shorter} is truncated "
-                                 f"({len(key_words)} key words, {len(response_words)} response words)")
+                                 f"({len(document.words)} key words, {len(other.words)} response words)")
         pairs.append((document, other))
     return pairs
 
@@ -201,7 +235,7 @@ def split_antecedent_links(
     return Score(Fraction(recall[0]), Fraction(recall[1]), Fraction(precision[0]), Fraction(precision[1]))
 
 
-def partitions(corpus: Corpus, pairs: list[tuple[Document, Document]], cross_document: str | None):
+def partitions(pairs: list[tuple[ScoredDocument, ScoredDocument]], cross_document: str | None):
     """Groups of (key, response) document pairs scored as one partition: each document alone, or (cross-document
     scoring, as for ECB+) the whole corpus or each topic, where an entity id names one entity across documents."""
     if cross_document is None:
@@ -210,24 +244,85 @@ def partitions(corpus: Corpus, pairs: list[tuple[Document, Document]], cross_doc
         return [pairs]
     if cross_document != "topic":
         raise HarmonizeError(f"unknown cross-document grouping {cross_document!r}: corpus or topic")
-    groups: dict[str | None, list[tuple[Document, Document]]] = {}
+    groups: dict[str | None, list[tuple[ScoredDocument, ScoredDocument]]] = {}
     for pair in pairs:
         groups.setdefault(pair[0].topic, []).append(pair)
     return list(groups.values())
 
 
-def _partition_spans(group: list[tuple[Document, Document]], side: int, heads: bool):
+def _prefixed(span: Span, index: int) -> Span:
+    """The span with its node keys (and order) prefixed by its document's index in a cross-document partition."""
+    return Span(frozenset((index, *node) for node in span.nodes), (index, *span.order),
+                (index, *span.head) if span.head is not None else None, span.head_deps,
+                ((index, *span.sort_key[0]), (index, *span.sort_key[1]), span.sort_key[2]) if span.sort_key else ())
+
+
+def _partition_spans(group: list[tuple[ScoredDocument, ScoredDocument]], side: int):
     """Entity id -> Spans over the partition's documents, its split antecedent relations, duplicates dropped."""
+    if len(group) == 1:
+        document = group[0][side]
+        return document.entities, document.relations, document.duplicates
     merged: dict[str, list[Span]] = {}
     relations: list[SplitRelation] = []
     duplicates = 0
     for index, pair in enumerate(group):
-        clusters, dropped = entity_spans(pair[side], heads, (index,) if len(group) > 1 else ())
-        duplicates += dropped
-        for entity_id, spans in clusters.items():
-            merged.setdefault(entity_id, []).extend(spans)
-        relations.extend((r.entity.id, [a.id for a in r.antecedents]) for r in pair[side].split_antecedents)
+        document = pair[side]
+        duplicates += document.duplicates
+        for entity_id, spans in document.entities.items():
+            merged.setdefault(entity_id, []).extend(_prefixed(span, index) for span in spans)
+        relations.extend(document.relations)
     return merged, relations, duplicates
+
+
+def checked_metrics(metrics: list[str] | None, mode: str) -> list[str]:
+    """The metric names to compute (all by default), after checking them and the matching mode."""
+    names = metrics or [*METRICS, "mentions", "mor", "zero"]
+    unknown = [n for n in names if n not in METRICS and n not in MENTION_METRICS]
+    if unknown:
+        raise HarmonizeError(f"unknown metric(s) {', '.join(unknown)}; known: "
+                             f"{', '.join([*METRICS, *sorted(MENTION_METRICS)])}")
+    if mode not in ("exact", "partial", "head"):
+        raise HarmonizeError(f"unknown matching mode {mode!r}: exact, partial or head")
+    return names
+
+
+# Below this response size a worker process costs more than reading the response beside the key saves.
+WORKER_BYTES = 1 << 20
+
+
+def score_files(
+    key: str | Path,
+    response: str | Path,
+    format: str = "corefud",
+    read_options: dict[str, str] | None = None,
+    metrics: list[str] | None = None,
+    singletons: bool = False,
+    forms: bool = True,
+    mode: str = "exact",
+    cross_document: str | None = None,
+    split_antecedents: bool = False,
+    zeros: str = "dependent",
+    jobs: int = 0,
+) -> CorpusScore:
+    """Read a key and a response file (strictly) and score them: what ``harmonize score`` runs. With two cores or
+    more (``jobs``: 0 for all) and a large response, the response is read in a worker process while this one
+    reads the key; the worker sends back only what the scorer needs."""
+    names = checked_metrics(metrics, mode)
+    get_format(format, "read")  # an unknown format fails before any work
+    key, response = Path(key), Path(response)
+    with paused_gc():
+        if (jobs or os.cpu_count() or 1) > 1 and response.is_file() and response.stat().st_size >= WORKER_BYTES:
+            from concurrent.futures import ProcessPoolExecutor
+
+            with ProcessPoolExecutor(max_workers=1) as pool:
+                future = pool.submit(read_scored, response, format, read_options, mode, forms)
+                key_documents = read_scored(key, format, read_options, mode, forms)
+                response_documents = future.result()
+        else:
+            key_documents = read_scored(key, format, read_options, mode, forms)
+            response_documents = read_scored(response, format, read_options, mode, forms)
+        return score_documents(key_documents, response_documents, names, singletons, mode, cross_document,
+                               split_antecedents, zeros)
 
 
 def score_corpora(
@@ -241,22 +336,30 @@ def score_corpora(
     split_antecedents: bool = False,
     zeros: str = "dependent",
 ) -> CorpusScore:
-    names = metrics or [*METRICS, "mentions", "mor", "zero"]
-    unknown = [n for n in names if n not in METRICS and n not in MENTION_METRICS]
-    if unknown:
-        raise HarmonizeError(f"unknown metric(s) {', '.join(unknown)}; known: "
-                             f"{', '.join([*METRICS, *sorted(MENTION_METRICS)])}")
-    if mode not in ("exact", "partial", "head"):
-        raise HarmonizeError(f"unknown matching mode {mode!r}: exact, partial or head")
+    names = checked_metrics(metrics, mode)
+    return score_documents(scored_documents(key, mode, forms), scored_documents(response, mode, forms), names,
+                           singletons, mode, cross_document, split_antecedents, zeros)
+
+
+def score_documents(
+    key: list[ScoredDocument],
+    response: list[ScoredDocument],
+    names: list[str],
+    singletons: bool,
+    mode: str,
+    cross_document: str | None,
+    split_antecedents: bool,
+    zeros: str,
+) -> CorpusScore:
+    """:func:`score_corpora` on documents already reduced to what the scorer needs (checked arguments)."""
     totals: dict[str, Score | BlancScore] = {}
     duplicates = {"key": 0, "response": 0}
-    pairs = check_alignment(key, response, forms)
-    heads = mode != "exact"
+    pairs = align(key, response)
     per_partition: list[tuple[str, dict[str, Score | BlancScore]]] = []
-    for group in partitions(key, pairs, cross_document):
+    for group in partitions(pairs, cross_document):
         scores: dict[str, Score | BlancScore] = {}
-        key_entities, key_relations, key_duplicates = _partition_spans(group, 0, heads)
-        response_entities, response_relations, response_duplicates = _partition_spans(group, 1, heads)
+        key_entities, key_relations, key_duplicates = _partition_spans(group, 0)
+        response_entities, response_relations, response_duplicates = _partition_spans(group, 1)
         duplicates["key"] += key_duplicates
         duplicates["response"] += response_duplicates
         every_key, every_response = [c for c in key_entities.values() if c], [c for c in response_entities.values() if c]
