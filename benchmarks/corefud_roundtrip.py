@@ -40,7 +40,7 @@ def run_floor(files: list[Path], out: Path) -> None:
 
 
 def run_harmonize(files: list[Path], out: Path) -> None:
-    from harmonize.cli import convert_file
+    from harmonize.conversion import convert_file
     from harmonize.converters import get_format
     from harmonize.io import paused_gc
 

@@ -35,7 +35,7 @@ def inputs(work: Path, fmt: str) -> list[Path]:
 
 def prepare(data: Path, work: Path) -> int:
     """GUM in every format under ``work``; returns its token count."""
-    from harmonize.cli import convert_file
+    from harmonize.conversion import convert_file
     from harmonize.converters import get_format
 
     source = data / "gum" / "v11.1.0" / "dep"

@@ -1,10 +1,17 @@
 """harmonize: coreference corpora in one model, and back out again."""
 
-from pathlib import Path
+from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from harmonize.conversion import Conversion, convert
 from harmonize.converters import formats, get_format
 from harmonize.errors import FormatError, HarmonizeError, ModelError, Report
 from harmonize.schemas.model import Bridge, Corpus, Document, Entity, Mention, Node, Sentence, SplitAntecedent
+
+if TYPE_CHECKING:
+    from harmonize.scoring.score import CorpusScore
 
 __version__ = "0.1.0"
 
@@ -26,7 +33,16 @@ def write(corpus: Corpus, path: str | Path, format: str = "corefud", report: Rep
     fmt.writer(corpus, Path(path), report if report is not None else Report(), **checked)
 
 
+def score(key: str | Path, response: str | Path, format: str = "corefud", **options: Any) -> CorpusScore:
+    """Score a response file against a key file, as ``harmonize score`` does; ``options`` are those of
+    :func:`harmonize.scoring.score.score_files` (metrics, singletons, mode, cross_document, ...). Returns a
+    :class:`~harmonize.scoring.score.CorpusScore`."""
+    from harmonize.scoring.score import score_files
+
+    return score_files(key, response, format, **options)
+
+
 __all__ = [
-    "Bridge", "Corpus", "Document", "Entity", "FormatError", "HarmonizeError", "Mention", "ModelError", "Node",
-    "Report", "Sentence", "SplitAntecedent", "formats", "read", "write",
+    "Bridge", "Conversion", "Corpus", "Document", "Entity", "FormatError", "HarmonizeError", "Mention", "ModelError",
+    "Node", "Report", "Sentence", "SplitAntecedent", "convert", "formats", "read", "score", "write",
 ]

@@ -8,19 +8,16 @@ from __future__ import annotations
 import json
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from importlib import resources
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import Progress
 
+from harmonize.conversion import input_files
 from harmonize.converters import formats, get_format
 from harmonize.converters.registry import Format
 from harmonize.errors import HarmonizeError, Report
-from harmonize.io import atomic_write_text, paused_gc
+from harmonize.io import atomic_write_text
 from harmonize.schemas.model import Corpus
 
 app = typer.Typer(
@@ -29,9 +26,6 @@ app = typer.Typer(
     help="Bring coreference corpora into one model and back out again.",
     pretty_exceptions_enable=False,
 )
-stderr = Console(stderr=True)
-
-SAMPLE = "sample.conllu"
 
 
 @app.command("formats")
@@ -56,7 +50,7 @@ def convert(
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
     report_path: Annotated[Path | None, typer.Option("--report", help="Write what was dropped, as JSON.")] = None,
     sample: Annotated[bool, typer.Option(help="Convert the small CorefUD sample shipped with harmonize.")] = False,
-    jobs_: Annotated[int, typer.Option("--jobs", help="Files converted at once (default: one per core).")] = 0,
+    jobs_: Annotated[int, typer.Option("--jobs", help="Worker processes (default: one per core): files at once, or pieces of one large CorefUD file.")] = 0,
     option: Annotated[list[str] | None, typer.Option(
         "-O", "--option", help="Writer option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
     input_option: Annotated[list[str] | None, typer.Option(
@@ -66,54 +60,34 @@ def convert(
              "--report gets each step's changes).")] = None,
 ) -> None:
     """Convert corpora from one format to another through the harmonize model."""
-    from harmonize.rules import RULES
+    from harmonize.conversion import convert as convert_inputs
 
-    reader = get_format(source, "read")
-    writer = get_format(target, "write")
-    options = writer.writer_options(option or [])
-    read_options = reader.read_options(input_option or [])
-    if rules is not None and rules not in RULES:
-        raise HarmonizeError(f"no rules {rules!r}; available: {', '.join(RULES)}")
-    files = _input_files(inputs or [], reader, sample)
-    jobs = _plan_outputs(files, output, reader, writer)
-    reports: dict[str, Report] = {}
-    workers = min(len(jobs), jobs_ or os.cpu_count() or 1)
-    with Progress(console=stderr, transient=True, disable=len(jobs) < 2) as progress, paused_gc():
-        task = progress.add_task("converting", total=len(jobs))
-        if workers < 2:
-            for in_path, out_path in jobs:
-                reports[str(in_path)] = convert_file(in_path, out_path, reader, writer, lenient, options, rules,
-                                                     read_options)
-                progress.advance(task)
-        else:
-            # Each file is independent: workers read and write whole files; reports come back.
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = {pool.submit(_convert_job, (i, o, source, target, lenient, options, rules, read_options)): i
-                           for i, o in jobs}
-                try:
-                    for future in as_completed(futures):
-                        reports[str(futures[future])] = future.result()
-                        progress.advance(task)
-                except BaseException:
-                    pool.shutdown(cancel_futures=True)
-                    raise
-            reports = {str(i): reports[str(i)] for i, _ in jobs}  # input order
-    total = Report()
-    for report in reports.values():
-        total.merge(report)
+    reader, writer = get_format(source, "read"), get_format(target, "write")
+    bar: list = []  # a progress bar, shown once a second file is under way
+
+    def advance(done: int, total: int) -> None:
+        if not bar:
+            from rich.console import Console
+            from rich.progress import Progress
+
+            bar.append(Progress(console=Console(stderr=True), transient=True))
+            bar.append(bar[0].add_task("converting", total=total))
+            bar[0].start()
+        bar[0].update(bar[1], completed=done)
+
+    try:
+        result = convert_inputs(inputs or [], source, target, output, lenient=lenient, rules=rules,
+                                options=writer.writer_options(option or []),
+                                read_options=reader.read_options(input_option or []), jobs=jobs_, sample=sample,
+                                progress=advance)
+    finally:
+        if bar:
+            bar[0].stop()
     if report_path is not None:
-        atomic_write_text(
-            report_path,
-            json.dumps(
-                {"total": total.to_dict(), "files": {name: r.to_dict() for name, r in reports.items()}},
-                indent=2,
-                ensure_ascii=False,
-            )
-            + "\n",
-        )
-    _say_report(total)
-    target_name = jobs[0][1] if len(jobs) == 1 else output
-    _say(f"wrote {len(jobs)} file(s) to {target_name}")
+        atomic_write_text(report_path, json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
+    _say_report(result.total)
+    target_name = result.outputs[0][1] if len(result.outputs) == 1 else output
+    _say(f"wrote {len(result.outputs)} file(s) to {target_name}")
 
 
 @app.command()
@@ -139,14 +113,11 @@ def score(
         "-I", "--input-option", help="Reader option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
 ) -> None:
     """Score RESPONSE against KEY, summed over documents as the reference scorers do."""
-    from harmonize.scoring.score import score_corpora
+    from harmonize.scoring.score import score_files
 
-    reader = get_format(source, "read")
-    read_options = reader.read_options(input_option or [])
-    result = score_corpora(reader.read(key, False, Report(), read_options),
-                           reader.read(response, False, Report(), read_options),
-                           [m.strip() for m in metrics.split(",") if m.strip()], singletons, not ignore_forms,
-                           matching, cross_document, split_antecedents)
+    result = score_files(key, response, source, get_format(source, "read").read_options(input_option or []),
+                         [m.strip() for m in metrics.split(",") if m.strip()], singletons, not ignore_forms,
+                         matching, cross_document, split_antecedents)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return
@@ -236,6 +207,8 @@ def stats(
         "-I", "--input-option", help="Reader option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
 ) -> None:
     """Corpus statistics tables (CorefUD findings, OntoGUM, RuCoCo and ECB+ tables)."""
+    from concurrent.futures import ProcessPoolExecutor
+
     from harmonize.stats import GROUPINGS, length_distributions, tables_from_counts
     from harmonize.stats.render import FORMATS, render, write_parquet, write_plots
 
@@ -245,7 +218,7 @@ def stats(
         raise HarmonizeError(f"--format takes {', '.join(FORMATS)}, not {fmt!r}")
     reader = get_format(source, "read")
     read_options = reader.read_options(input_option or [])
-    files = _input_files(inputs, reader, sample=False)
+    files = input_files(inputs, reader, sample=False)
     split_of = _gum_splits(files) if by == "split" else {}
     report = Report()
     groups: dict = {}
@@ -279,13 +252,6 @@ def stats(
     _say_report(report)
 
 
-def _convert_job(job: tuple) -> Report:
-    """Worker: one file of a multi-file conversion."""
-    in_path, out_path, source, target, lenient, options, rules, read_options = job
-    return convert_file(in_path, out_path, get_format(source, "read"), get_format(target, "write"), lenient, options,
-                        rules, read_options)
-
-
 def _count_file(job: tuple) -> tuple[dict, Report]:
     """Worker: read one file and count it (errors travel back as HarmonizeError)."""
     from harmonize.stats import count
@@ -311,77 +277,11 @@ def _gum_splits(files: list[Path]) -> dict[str, str]:
     return split_of
 
 
-def convert_file(
-    in_path: Path, out_path: Path, reader: Format, writer: Format, lenient: bool, options: dict[str, str] | None = None,
-    rules: str | None = None, read_options: dict[str, str] | None = None,
-) -> Report:
-    """Read one file, apply the named rules, write it in the target format, free the model at once; return what was
-    dropped or changed."""
-    report = Report()
-    corpus = reader.read(in_path, lenient, report, read_options)
-    if rules is not None:
-        from harmonize.rules import RULES
-
-        RULES[rules](corpus, report)
-    writer.writer(corpus, out_path, report, **(options or {}))  # type: ignore[misc]
-    corpus.release()
-    return report
-
-
-def _input_files(inputs: list[Path], reader: Format, sample: bool) -> list[Path]:
-    if sample:
-        if inputs:
-            raise HarmonizeError("--sample takes no INPUT")
-        return [Path(str(resources.files("harmonize") / "samples" / SAMPLE))]
-    if not inputs:
-        raise HarmonizeError("no INPUT given (or use --sample)")
-    files: list[Path] = []
-    for path in inputs:
-        if path.is_dir() and reader.extension and path.suffix == reader.extension:
-            files.append(path)  # a format stored as a folder (Parquet tables) is one input
-        elif path.is_dir():
-            found = reader.inputs_in(path)
-            if not found:
-                endings = ", ".join(f"*{ending}" for ending in reader.accepts or (reader.extension,))
-                what = f"{endings} files" if reader.extension else f"{reader.name} document folders"
-                raise HarmonizeError(f"{path}: no {what} in this folder")
-            files.extend(found)
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise HarmonizeError(f"{path}: no such file or folder")
-    return files
-
-
-def _plan_outputs(files: list[Path], output: Path, reader: Format, writer: Format) -> list[tuple[Path, Path]]:
-    """A single input and an OUTPUT that names a file: that file. Otherwise OUTPUT is a folder that gets one file per
-    input, named after it (a folder input keeps its whole name), or, for a writer of document folders, one folder
-    per document."""
-    if writer.writes_document_folders:
-        if output.exists() and not output.is_dir():
-            raise HarmonizeError(f"{output}: the {writer.name} writer needs an output folder, and this is a file")
-        return [(path, output) for path in files]
-    if len(files) == 1 and not output.is_dir() and output.suffix:
-        return [(files[0], output)]
-    if output.exists() and not output.is_dir():
-        raise HarmonizeError(f"{output}: several inputs need an output folder, and this is a file")
-    jobs: list[tuple[Path, Path]] = []
-    taken: dict[Path, Path] = {}
-    for path in files:
-        stem = path.stem if not path.is_dir() or path.suffix == reader.extension else path.name
-        out = output / (stem + writer.extension)
-        if out in taken:
-            raise HarmonizeError(f"{taken[out]} and {path} would both be written to {out}")
-        taken[out] = path
-        jobs.append((path, out))
-    return jobs
-
-
 def _read_corpus(inputs: list[Path], reader: Format, lenient: bool, report: Report,
                  read_options: dict[str, str] | None = None) -> Corpus:
     """Every input file's documents in one corpus."""
     corpus = Corpus()
-    for path in _input_files(inputs, reader, sample=False):
+    for path in input_files(inputs, reader, sample=False):
         corpus.documents.extend(reader.read(path, lenient, report, read_options).documents)
     return corpus
 

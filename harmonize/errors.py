@@ -71,12 +71,15 @@ class Problems:
     what is broken.
     """
 
-    def __init__(self, path: str, lenient: bool, report: Report) -> None:
+    def __init__(self, path: str, lenient: bool, report: Report, line_offset: int = 0) -> None:
         self.path = path
         self.lenient = lenient
         self.report = report
+        self.line_offset = line_offset  # lines of the file before the text being read (a piece of it)
 
     def __call__(self, line: int | None, reason: str, detail: str = "") -> None:
+        if line is not None:
+            line += self.line_offset
         if not self.lenient:
             raise FormatError(self.path, line, f"{reason}: {detail}" if detail else reason)
         where = f"{self.path}:{line}" if line is not None else self.path

@@ -30,6 +30,8 @@ what would change.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 from harmonize.errors import Problems, Report
@@ -92,14 +94,87 @@ def read_corefud(
 
 def parse_corefud(
     text: str, path: str = "<string>", lenient: bool = False, report: Report | None = None,
-    coreference: bool = True,
+    coreference: bool = True, piece: Piece | None = None,
 ) -> Corpus:
     """Parse CorefUD CoNLL-U text. Strict by default; ``lenient`` drops broken annotation into ``report``.
     ``coreference=False`` reads the trees only (Entity, Bridge and SplitAnte are left out, their place in MISC
-    kept), for a reader that takes coreference from elsewhere (GUM's TSV)."""
-    reader = _Reader(path, Problems(path, lenient, report if report is not None else Report()), coreference)
+    kept), for a reader that takes coreference from elsewhere (GUM's TSV). ``piece``: the text is that piece of
+    the file ``path`` (line numbers and the entity header in force follow from it)."""
+    problems = Problems(path, lenient, report if report is not None else Report(),
+                        piece.first_line - 1 if piece is not None else 0)
+    reader = _Reader(path, problems, coreference, piece.header if piece is not None else None)
     with paused_gc():
         return reader.run(text)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A run of whole documents of a CoNLL-U file that can be read and written on its own: bytes [start, end),
+    the number of its first line, and the ``global.Entity`` value in force where it starts."""
+
+    start: int
+    end: int
+    first_line: int
+    header: str | None
+
+
+_NEWDOC = b"\n\n# newdoc"
+
+
+def document_pieces(data: bytes, count: int, own_header: bool = False) -> list[Piece]:
+    """Cut a CoNLL-U file into about ``count`` pieces of similar size, each beginning at a ``# newdoc`` line that
+    begins a sentence (and, with ``own_header``, whose comments declare ``global.Entity`` again). Reading and
+    writing the pieces one by one and joining the texts gives exactly what the whole file gives."""
+    cuts = [0]
+    for k in range(1, count):
+        at = data.find(_NEWDOC, max(len(data) * k // count, cuts[-1]))
+        while at >= 0 and not _starts_document(data, at + 2, own_header):
+            at = data.find(_NEWDOC, at + 1)
+        if at < 0:
+            break
+        cuts.append(at + 2)
+    cuts.append(len(data))
+    pieces = []
+    line = 1
+    for start, end in pairwise(cuts):
+        if start:
+            line += data.count(b"\n", pieces[-1].start, start)
+        pieces.append(Piece(start, end, line, _header_before(data, start)))
+    return pieces
+
+
+def _starts_document(data: bytes, start: int, own_header: bool) -> bool:
+    """Whether the comment line at ``start`` is a ``# newdoc`` the reader takes as one (not ``# newdocument``)."""
+    if data[start + 8 : start + 9] not in (b" ", b"=", b"\n"):
+        return False
+    if not own_header:
+        return True
+    block_end = data.find(b"\n\n", start)
+    block = data[start : block_end if block_end >= 0 else len(data)]
+    return any(line.startswith(b"# global.Entity") for line in block.split(b"\n") if line.startswith(b"#"))
+
+
+def _header_before(data: bytes, start: int) -> str | None:
+    """The value of the last ``# global.Entity`` comment before byte ``start``, as the reader takes it."""
+    at = data.rfind(b"\n# global.Entity", 0, start)
+    if at < 0:
+        at = 0 if data.startswith(b"# global.Entity") else -1
+    else:
+        at += 1
+    if at < 0 or at >= start:
+        return None
+    line = data[at : data.find(b"\n", at)].decode("utf-8", errors="replace")
+    key, sep, value = line[1:].strip().partition("=")
+    return value.strip() if key.strip() == "global.Entity" and sep else None
+
+
+def header_fields(header: str) -> tuple[str, ...] | None:
+    """The field names a ``global.Entity`` value declares; None where it is malformed (no eid field, or one
+    named twice)."""
+    names = tuple(header.split("-")) if header else ()
+    if not names or len(set(names)) != len(names) or not any(n in EID_FIELDS for n in names):
+        return None
+    return names
 
 
 _NOTHING_HIDDEN: frozenset[str] = frozenset()
@@ -135,7 +210,7 @@ class _MentionRecord:
 
 
 class _Reader:
-    def __init__(self, path: str, problem: Problems, coreference: bool = True) -> None:
+    def __init__(self, path: str, problem: Problems, coreference: bool = True, header: str | None = None) -> None:
         self.path = path
         self.problem = problem
         self.coreference = coreference
@@ -143,6 +218,8 @@ class _Reader:
         self.document: Document | None = None
         self.fields: tuple[str, ...] | None = None
         self.eid_index = 0
+        if header is not None:  # a piece of a file: the header in force where it starts (reported there)
+            self._use_fields(header_fields(header) or DEFAULT_ENTITY_FIELDS)
         self._start_document(None)
 
     # -- document and header -----------------------------------------------------------------------------------
@@ -154,16 +231,19 @@ class _Reader:
         self.layouts: list[tuple[Node, list[tuple[_MentionRecord, int, str]]]] = []
 
     def _set_fields(self, header: str, line: int) -> None:
-        names = tuple(header.split("-")) if header else ()
-        if not names or len(set(names)) != len(names) or not any(n in EID_FIELDS for n in names):
+        names = header_fields(header)
+        if names is None:
             self.problem(line, "malformed global.Entity header", f"{header!r} names no eid field or repeats one")
             names = DEFAULT_ENTITY_FIELDS
+        self._use_fields(names)
+        assert self.document is not None
+        self.document.entity_fields = names
+
+    def _use_fields(self, names: tuple[str, ...]) -> None:
         self.fields = names
         self.eid_index = next(i for i, n in enumerate(names) if n in EID_FIELDS)
         # What each field of an opening bracket feeds in the model, computed once per header.
         self.plan = [(i, _field_role(name), name) for i, name in enumerate(names) if name not in EID_FIELDS]
-        assert self.document is not None
-        self.document.entity_fields = names
 
     # -- main loop -----------------------------------------------------------------------------------------------
     def run(self, text: str) -> Corpus:
@@ -200,7 +280,7 @@ class _Reader:
 
     def _drop_sentence(self, first: int) -> None:
         """Lenient only (strict has raised): a sentence with a broken token line is dropped whole."""
-        self.problem.report.add("sentence dropped", f"{self.path}:{first + 1}")
+        self.problem.report.add("sentence dropped", f"{self.path}:{first + 1 + self.problem.line_offset}")
         assert self.document is not None
         self.document.sentences.pop()
 
@@ -571,12 +651,18 @@ class _Reader:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def format_corefud(corpus: Corpus, report: Report | None = None) -> str:
-    """Serialize a corpus as CorefUD CoNLL-U text."""
+def format_corefud(corpus: Corpus, report: Report | None = None, piece: Piece | None = None) -> str:
+    """Serialize a corpus as CorefUD CoNLL-U text; ``piece``: the corpus was read from that piece of a file, and
+    the text is to follow what the pieces before it gave."""
     lines: list[str] = []
     fields_in_force: tuple[str, ...] | None = None
+    first = 0
+    if piece is not None and piece.start:
+        first = 1  # not the file's first document
+        if piece.header is not None:
+            fields_in_force = header_fields(piece.header) or DEFAULT_ENTITY_FIELDS
     with paused_gc():
-        for number, document in enumerate(corpus.documents):
+        for number, document in enumerate(corpus.documents, first):
             fields_in_force = _format_document(document, number, fields_in_force, lines, report)
     return "\n".join(lines) + "\n" if lines else ""
 

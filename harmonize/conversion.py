@@ -1,0 +1,241 @@
+"""Conversion between formats through the model, with scheme rules: what ``harmonize convert`` runs.
+
+    import harmonize
+    result = harmonize.convert(["gum/dep"], "corefud", "conll2012", "out", rules="ontogum")
+    result.total.counts  # what was dropped or changed, per reason
+
+Files are converted on every core, one file per worker. A single large CorefUD file converted to CorefUD is cut
+into runs of whole documents that are converted on every core and joined again, with exactly the bytes a
+conversion in one go writes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from harmonize.converters import get_format
+from harmonize.converters.registry import Format
+from harmonize.errors import FormatError, HarmonizeError, Report
+from harmonize.io import atomic_write_parts, paused_gc
+
+SAMPLE = "sample.conllu"
+# A file is cut into pieces for the cores only above this size: below it, starting workers costs more than it saves.
+PIECE_BYTES = 4 << 20
+PIECES_PER_WORKER = 2  # more pieces than workers evens out documents of unequal cost
+
+
+@dataclass
+class Conversion:
+    """What a conversion wrote (input -> output, in input order) and each input's report."""
+
+    outputs: list[tuple[Path, Path]]
+    reports: dict[str, Report] = field(default_factory=dict)
+
+    @property
+    def total(self) -> Report:
+        total = Report()
+        for report in self.reports.values():
+            total.merge(report)
+        return total
+
+    def to_json(self) -> dict:
+        return {"total": self.total.to_dict(), "files": {name: r.to_dict() for name, r in self.reports.items()}}
+
+
+def convert(
+    inputs: Sequence[str | Path],
+    source: str = "corefud",
+    target: str = "corefud",
+    output: str | Path = "harmonize-out",
+    *,
+    lenient: bool = False,
+    rules: str | None = None,
+    options: Mapping[str, str] | None = None,
+    read_options: Mapping[str, str] | None = None,
+    jobs: int = 0,
+    sample: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> Conversion:
+    """Convert every input file (folders are searched for the source format's files) into ``output``: a file for
+    a single input whose name has a suffix, else a folder with one file per input (one folder per document for
+    writers of document folders). ``options`` are the writer's, ``read_options`` the reader's (``harmonize
+    formats`` lists both); ``rules`` names a rule set applied between reading and writing; ``jobs`` is the number
+    of worker processes (0: one per core); ``sample`` converts the CorefUD sample shipped with harmonize.
+    ``progress(done, total)`` is called as files finish, where there are several."""
+    from harmonize.rules import RULES
+
+    reader = get_format(source, "read")
+    writer = get_format(target, "write")
+    checked_options = writer.writer_options([f"{key}={value}" for key, value in (options or {}).items()])
+    checked_read_options = reader.read_options([f"{key}={value}" for key, value in (read_options or {}).items()])
+    if rules is not None and rules not in RULES:
+        raise HarmonizeError(f"no rules {rules!r}; available: {', '.join(RULES)}")
+    files = input_files([Path(p) for p in inputs], reader, sample)
+    planned = plan_outputs(files, Path(output), reader, writer)
+    workers = jobs or os.cpu_count() or 1
+    result = Conversion(planned)
+    with paused_gc():
+        if len(planned) == 1 or workers < 2:
+            for done, (in_path, out_path) in enumerate(planned, 1):
+                result.reports[str(in_path)] = convert_file(in_path, out_path, reader, writer, lenient,
+                                                            checked_options, rules, checked_read_options, workers)
+                if progress is not None and len(planned) > 1:
+                    progress(done, len(planned))
+        else:
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+
+            # Each file is independent: workers read and write whole files; reports come back.
+            with ProcessPoolExecutor(max_workers=min(workers, len(planned))) as pool:
+                futures = {pool.submit(_convert_job, (i, o, source, target, lenient, checked_options, rules,
+                                                      checked_read_options)): i for i, o in planned}
+                try:
+                    for done, future in enumerate(as_completed(futures), 1):
+                        result.reports[str(futures[future])] = future.result()
+                        if progress is not None:
+                            progress(done, len(planned))
+                except BaseException:
+                    pool.shutdown(cancel_futures=True)
+                    raise
+            result.reports = {str(i): result.reports[str(i)] for i, _ in planned}  # input order
+    return result
+
+
+def convert_file(
+    in_path: Path, out_path: Path, reader: Format, writer: Format, lenient: bool, options: dict[str, str] | None = None,
+    rules: str | None = None, read_options: dict[str, str] | None = None, workers: int = 1,
+) -> Report:
+    """Read one file, apply the named rules, write it in the target format, free the model at once; return what was
+    dropped or changed. With several ``workers``, a large CorefUD file written as CorefUD goes in pieces."""
+    if workers > 1 and reader.name == writer.name == "corefud" and not in_path.is_dir() \
+            and in_path.stat().st_size >= PIECE_BYTES:
+        from harmonize.converters.corefud import document_pieces
+
+        data = in_path.read_bytes()
+        # Rules may change which fields a document's brackets need: then a piece must restate its header itself.
+        pieces = document_pieces(data, workers * PIECES_PER_WORKER, own_header=rules is not None)
+        del data
+        if len(pieces) > 1:
+            return _convert_in_pieces(in_path, out_path, pieces, lenient, rules, workers)
+    report = Report()
+    corpus = reader.read(in_path, lenient, report, read_options)
+    if rules is not None:
+        from harmonize.rules import RULES
+
+        RULES[rules](corpus, report)
+    writer.writer(corpus, out_path, report, **(options or {}))  # type: ignore[misc]
+    corpus.release()
+    return report
+
+
+def _convert_in_pieces(in_path: Path, out_path: Path, pieces: list, lenient: bool, rules: str | None,
+                       workers: int) -> Report:
+    """Pieces go to the workers (each reads its own bytes and writes its own part file); the parts are joined in
+    order into the output. The first failing piece in file order is the error raised, as reading in one go would
+    raise it."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    parts = [out_path.with_name(f".{out_path.name}.{index}.part") for index in range(len(pieces))]
+    try:
+        with ProcessPoolExecutor(max_workers=min(workers, len(pieces))) as pool:
+            futures = [pool.submit(_convert_piece, (in_path, piece, part, lenient, rules))
+                                             for piece, part in zip(pieces, parts)]
+            report = Report()
+            for future in futures:
+                report.merge(future.result())
+        atomic_write_parts(out_path, parts)
+    finally:
+        for part in parts:
+            part.unlink(missing_ok=True)
+    return report
+
+
+def _convert_piece(job: tuple) -> Report:
+    """Worker: one piece of a CorefUD file, read, ruled and written to its part file."""
+    from harmonize.converters.corefud import format_corefud, parse_corefud
+
+    in_path, piece, part, lenient, rules = job
+    with open(in_path, "rb") as handle:
+        handle.seek(piece.start)
+        data = handle.read(piece.end - piece.start)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = piece.first_line + data.count(b"\n", 0, error.start)
+        raise FormatError(str(in_path), line, f"not UTF-8: {error.reason} at byte {piece.start + error.start}"
+                          ) from None
+    report = Report()
+    corpus = parse_corefud(text, str(in_path), lenient, report, piece=piece)
+    if rules is not None:
+        from harmonize.rules import RULES
+
+        RULES[rules](corpus, report)
+    part.write_bytes(format_corefud(corpus, report, piece).encode("utf-8"))
+    corpus.release()
+    return report
+
+
+def _convert_job(job: tuple) -> Report:
+    """Worker: one file of a multi-file conversion."""
+    in_path, out_path, source, target, lenient, options, rules, read_options = job
+    return convert_file(in_path, out_path, get_format(source, "read"), get_format(target, "write"), lenient, options,
+                        rules, read_options)
+
+
+def sample_path() -> Path:
+    """The small CorefUD sample shipped with harmonize."""
+    return Path(str(resources.files("harmonize") / "samples" / SAMPLE))
+
+
+def input_files(inputs: list[Path], reader: Format, sample: bool = False) -> list[Path]:
+    """The files (or, for formats stored as folders, the folders) the inputs name, folders searched."""
+    if sample:
+        if inputs:
+            raise HarmonizeError("--sample takes no INPUT")
+        return [sample_path()]
+    if not inputs:
+        raise HarmonizeError("no INPUT given (or use --sample)")
+    files: list[Path] = []
+    for path in inputs:
+        if path.is_dir() and reader.extension and path.suffix == reader.extension:
+            files.append(path)  # a format stored as a folder (Parquet tables) is one input
+        elif path.is_dir():
+            found = reader.inputs_in(path)
+            if not found:
+                endings = ", ".join(f"*{ending}" for ending in reader.accepts or (reader.extension,))
+                what = f"{endings} files" if reader.extension else f"{reader.name} document folders"
+                raise HarmonizeError(f"{path}: no {what} in this folder")
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise HarmonizeError(f"{path}: no such file or folder")
+    return files
+
+
+def plan_outputs(files: list[Path], output: Path, reader: Format, writer: Format) -> list[tuple[Path, Path]]:
+    """A single input and an OUTPUT that names a file: that file. Otherwise OUTPUT is a folder that gets one file per
+    input, named after it (a folder input keeps its whole name), or, for a writer of document folders, one folder
+    per document."""
+    if writer.writes_document_folders:
+        if output.exists() and not output.is_dir():
+            raise HarmonizeError(f"{output}: the {writer.name} writer needs an output folder, and this is a file")
+        return [(path, output) for path in files]
+    if len(files) == 1 and not output.is_dir() and output.suffix:
+        return [(files[0], output)]
+    if output.exists() and not output.is_dir():
+        raise HarmonizeError(f"{output}: several inputs need an output folder, and this is a file")
+    planned: list[tuple[Path, Path]] = []
+    taken: dict[Path, Path] = {}
+    for path in files:
+        stem = path.stem if not path.is_dir() or path.suffix == reader.extension else path.name
+        out = output / (stem + writer.extension)
+        if out in taken:
+            raise HarmonizeError(f"{taken[out]} and {path} would both be written to {out}")
+        taken[out] = path
+        planned.append((path, out))
+    return planned

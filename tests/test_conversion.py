@@ -1,0 +1,96 @@
+"""`harmonize.convert`, and one large CorefUD file converted in pieces on several cores: the same bytes, reports
+and errors as a conversion in one go."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import harmonize
+from harmonize import conversion
+from harmonize.converters.corefud import document_pieces, format_corefud, parse_corefud
+from harmonize.errors import FormatError, Report
+from tests.conftest import shared
+
+
+def gum_file(tmp_path: Path, count: int, header_once: bool = False) -> Path:
+    """``count`` GUM V11.1.0 documents in one file; ``header_once`` keeps only the first global.Entity line."""
+    files = sorted(shared("gum", "v11.1.0", "dep").glob("*.conllu"))[:count]
+    text = "".join(p.read_text(encoding="utf-8") for p in files)
+    if header_once:
+        first = text.index("# global.Entity")
+        head, tail = text[: first + 1], text[first + 1 :]
+        text = head + "\n".join(line for line in tail.split("\n") if not line.startswith("# global.Entity"))
+    path = tmp_path / "gum.conllu"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(conversion, "PIECE_BYTES", 0)  # any file goes in pieces
+
+
+@pytest.mark.parametrize("header_once", [False, True], ids=["header-per-document", "header-once"])
+def test_pieces_give_the_bytes_of_one_go(tmp_path: Path, in_pieces: None, header_once: bool) -> None:
+    source = gum_file(tmp_path, 12, header_once)
+    data = source.read_bytes()
+    pieces = document_pieces(data, 4)
+    assert len(pieces) == 4 and pieces[0].start == 0 and pieces[-1].end == len(data)
+    assert all(data[p.start :].startswith(b"# newdoc") for p in pieces)
+    assert all(p.first_line == data.count(b"\n", 0, p.start) + 1 for p in pieces)
+    result = harmonize.convert([source], output=tmp_path / "out.conllu", jobs=2)
+    assert (tmp_path / "out.conllu").read_bytes() == data
+    assert not result.total
+    assert not list(tmp_path.glob(".*part"))  # part files are gone
+
+
+def test_a_piece_reads_and_writes_as_in_the_whole_file(tmp_path: Path) -> None:
+    data = gum_file(tmp_path, 6, header_once=True).read_bytes()
+    whole = parse_corefud(data.decode())
+    texts = []
+    for piece in document_pieces(data, 3):
+        corpus = parse_corefud(data[piece.start : piece.end].decode(), piece=piece)
+        assert corpus.documents[0].entity_fields == whole.documents[0].entity_fields
+        texts.append(format_corefud(corpus, Report(), piece))
+    assert "".join(texts) == format_corefud(whole)
+
+
+def test_rules_in_pieces_give_what_one_go_gives(tmp_path: Path, in_pieces: None) -> None:
+    source = gum_file(tmp_path, 8)
+    one = harmonize.convert([source], output=tmp_path / "one.conllu", rules="ontogum", jobs=1)
+    two = harmonize.convert([source], output=tmp_path / "two.conllu", rules="ontogum", jobs=2)
+    assert (tmp_path / "one.conllu").read_bytes() == (tmp_path / "two.conllu").read_bytes()
+    assert one.total.to_dict() == two.total.to_dict()
+
+
+def test_the_first_error_in_file_order_names_its_line(tmp_path: Path, in_pieces: None) -> None:
+    source = gum_file(tmp_path, 8)
+    lines = source.read_text(encoding="utf-8").split("\n")
+    broken = [i for i, line in enumerate(lines) if line[:1].isdigit()]
+    early, late = broken[100], broken[-100]
+    for index in (early, late):
+        lines[index] = lines[index].replace("\t", " ", 1)  # nine columns
+    source.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(FormatError) as error:
+        harmonize.convert([source], output=tmp_path / "out.conllu", jobs=2)
+    assert error.value.line == early + 1 and "broken token line" in error.value.reason
+    assert not (tmp_path / "out.conllu").exists()
+    lenient = harmonize.convert([source], output=tmp_path / "out.conllu", jobs=2, lenient=True)
+    sequential = harmonize.convert([source], output=tmp_path / "seq.conllu", jobs=1, lenient=True)
+    assert lenient.total.to_dict() == sequential.total.to_dict()
+    assert lenient.total.counts["sentence dropped"] == 2  # both, each at its own line (to_dict has examples)
+    assert (tmp_path / "out.conllu").read_bytes() == (tmp_path / "seq.conllu").read_bytes()
+
+
+def test_newdocument_comments_are_not_cut_points() -> None:
+    data = b"# newdoc id = a\n1\tx\t_\t_\t_\t_\t0\troot\t_\t_\n\n# newdocument = b\n1\ty\t_\t_\t_\t_\t0\troot\t_\t_\n\n"
+    assert len(document_pieces(data, 2)) == 1
+    assert len(document_pieces(data.replace(b"newdocument", b"newdoc"), 2)) == 2
+
+
+def test_convert_is_the_cli_conversion(tmp_path: Path) -> None:
+    result = harmonize.convert([], output=tmp_path / "sample.conllu", sample=True)
+    assert result.outputs == [(conversion.sample_path(), tmp_path / "sample.conllu")]
+    assert (tmp_path / "sample.conllu").read_bytes() == conversion.sample_path().read_bytes()
