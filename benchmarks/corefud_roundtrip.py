@@ -1,16 +1,15 @@
-"""Read and write all of GUM V11.1.0 dep/ as CorefUD: harmonize next to a split/join floor and udapi.
+"""Convert all of GUM V11.1.0 as ONE CorefUD file (the 281 files of dep/ concatenated, 268k tokens) to CorefUD, as
+users run the commands: whole processes, process start included, next to udapi and a split/join floor, measured
+in the same interleaved run.
 
-    python benchmarks/corefud_roundtrip.py [--repeat 3] [--data ../shared/data]
+    python benchmarks/corefud_roundtrip.py [--repeat 5] [--data ../shared/data]
 
-Each contender runs in its own process (so peak memory is its own), --repeat times; the best wall time counts.
-Contenders:
-  floor      read each file, split lines and tab columns, join them again, write (no model at all)
-  harmonize  read + write + release per file through the full model, as `harmonize convert` does, timed
-             in-process (no interpreter start)
-  harmonize-cli  `harmonize convert DIR -o OUT` as a user runs it (process start included; files in parallel,
-                 one worker per core)
-  harmonize-cli-1  the same with --jobs 1 (one process, as udapi runs)
-  udapi      `udapy read.Conllu files=... corefud.Load write.Conllu` (process start included)
+Contenders (each a command; wall time and peak memory of the whole process tree):
+  floor            python: read the file, split lines and tab columns, join them again, write (no model)
+  harmonize        `harmonize convert gum.conllu --from corefud --to corefud -o out.conllu` (pieces on every core)
+  harmonize-1      the same with --jobs 1 (one process, as udapi runs)
+  udapi            `udapy read.Conllu files=gum.conllu corefud.Load write.Conllu` (stdout to a file)
+harmonize's output must be byte-identical to its input, or the benchmark stops.
 """
 
 from __future__ import annotations
@@ -26,85 +25,78 @@ from pathlib import Path
 from common import arguments, best_of, count_words, peak_mb
 
 
-def files_of(data: Path) -> list[Path]:
+def gum_files(data: Path) -> list[Path]:
     folder = data / "gum" / "v11.1.0" / "dep"
     if not folder.is_dir():
         sys.exit(f"benchmark data not found: {folder} (set HARMONIZE_SHARED_DATA or --data)")
     return sorted(folder.glob("*.conllu"))
 
 
-def run_floor(files: list[Path], out: Path) -> None:
-    for path in files:
-        rows = [line.split("\t") for line in path.read_text(encoding="utf-8").split("\n")]
-        (out / path.name).write_text("\n".join("\t".join(row) for row in rows), encoding="utf-8")
+def floor(source: Path, out: Path) -> None:
+    rows = [line.split("\t") for line in source.read_text(encoding="utf-8").split("\n")]
+    out.write_text("\n".join("\t".join(row) for row in rows), encoding="utf-8")
 
 
-def run_harmonize(files: list[Path], out: Path) -> None:
-    from harmonize.conversion import convert_file
-    from harmonize.converters import get_format
-    from harmonize.io import paused_gc
+def command(name: str, source: Path, out: Path) -> list[str]:
+    harmonize = str(Path(sys.executable).with_name("harmonize"))
+    return {
+        "floor": [sys.executable, __file__, "--floor", str(source), str(out)],
+        "harmonize": [harmonize, "convert", str(source), "--from", "corefud", "--to", "corefud", "-o", str(out)],
+        "harmonize-1": [harmonize, "convert", str(source), "-o", str(out), "--jobs", "1"],
+        "udapi": [str(Path(sys.executable).with_name("udapy")), "-q", "read.Conllu", f"files={source}", "corefud.Load",
+                  "write.Conllu"],
+    }[name]
 
-    corefud = get_format("corefud", "read")
-    with paused_gc():  # as `harmonize convert` does
-        for path in files:
-            # lenient: GUM_court_insanity.conllu has one conflicting entity type (reported, not fatal here)
-            convert_file(path, out / path.name, corefud, corefud, lenient=True)
 
-
-def one(name: str, data: Path) -> None:
-    """Child process: run one contender once, print wall seconds and peak RSS as JSON."""
-    files = files_of(data)
-    out = Path(tempfile.mkdtemp(prefix="bench-"))
-    try:
-        start = time.perf_counter()
-        if name == "floor":
-            run_floor(files, out)
-        elif name == "harmonize":
-            run_harmonize(files, out)
-        else:
-            command = {
-                "harmonize-cli": [str(Path(sys.executable).with_name("harmonize")), "convert",
-                                  str(files[0].parent), "-o", str(out), "--lenient"],
-                "harmonize-cli-1": [str(Path(sys.executable).with_name("harmonize")), "convert",
-                                    str(files[0].parent), "-o", str(out), "--lenient", "--jobs", "1"],
-                "udapi": [str(Path(sys.executable).with_name("udapy")), "-q", "read.Conllu",
-                          f"files=!{files[0].parent}/*.conllu", "corefud.Load", "write.Conllu"],
-            }[name]
-            with open(out / "stdout.conllu", "wb") as stdout:
-                subprocess.run(command, check=True, stdout=stdout, stderr=subprocess.DEVNULL)
-            written = sum(p.stat().st_size for p in out.iterdir())
-            if written < sum(p.stat().st_size for p in files) * 0.9:
-                sys.exit(f"{name} wrote only {written} bytes: the run failed")
-        seconds = time.perf_counter() - start
-        print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children=name not in ("floor", "harmonize"))}))
-    finally:
-        shutil.rmtree(out, ignore_errors=True)
+def one(name: str, work: Path) -> None:
+    """Child process: run one contender's command once; print wall seconds and peak RSS as JSON."""
+    source = work / "gum.conllu"
+    out = work / f"out-{name}.conllu"
+    start = time.perf_counter()
+    with open(out if name == "udapi" else work / "stdout", "wb") as stdout:
+        subprocess.run(command(name, source, out), check=True, stdout=stdout, stderr=subprocess.DEVNULL)
+    seconds = time.perf_counter() - start
+    if name.startswith("harmonize") and out.read_bytes() != source.read_bytes():
+        sys.exit(f"{name} did not write its input back byte for byte")
+    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children=True)}))
 
 
 def main() -> None:
-    args = arguments(__doc__).parse_args()
-    if args.one:
-        one(args.one, args.data)
+    parser = arguments(__doc__)
+    parser.add_argument("--work", type=Path)
+    parser.add_argument("--floor", nargs=2, type=Path)
+    args = parser.parse_args()
+    if args.floor:
+        floor(*args.floor)
         return
-    files = files_of(args.data)
-    tokens = count_words(files)
-    contenders = ["floor", "harmonize", "harmonize-cli", "harmonize-cli-1"]
-    if shutil.which("udapy") or Path(sys.executable).with_name("udapy").exists():
-        contenders.append("udapi")
-    else:
-        print("udapi not installed (pip install udapi): skipped", file=sys.stderr)
-    best = best_of(__file__, contenders, args.repeat, ["--data", str(args.data)], lambda r: r["seconds"])
-    print(f"GUM V11.1.0 dep/: {len(files)} files, {tokens:,} tokens; best of {args.repeat} runs")
-    print(f"{'contender':<15}{'seconds':>9}{'tokens/s':>12}{'peak MB':>9}{'vs harmonize':>14}")
+    if args.one:
+        one(args.one, args.work)
+        return
+    files = gum_files(args.data)
+    work = Path(tempfile.mkdtemp(prefix="bench-corefud-"))
+    try:
+        source = work / "gum.conllu"
+        with open(source, "wb") as joined:
+            joined.writelines(path.read_bytes() for path in files)
+        tokens = count_words([source])
+        contenders = ["floor", "harmonize", "harmonize-1"]
+        if Path(sys.executable).with_name("udapy").exists():
+            contenders.append("udapi")
+        else:
+            print("udapi not installed (pip install udapi): skipped", file=sys.stderr)
+        best = best_of(__file__, contenders, args.repeat, ["--work", str(work)], lambda r: r["seconds"])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"GUM V11.1.0 dep/ as one file: {len(files)} documents, {tokens:,} tokens; "
+          f"best and median of {args.repeat} runs, whole processes")
+    print(f"{'contender':<13}{'best s':>8}{'median s':>10}{'tokens/s':>11}{'peak MB':>9}{'udapi / it':>12}"
+          f"{'it / floor':>12}")
     for name in contenders:
         result = best[name]
-        ratio = result["seconds"] / best["harmonize"]["seconds"]
-        print(f"{name:<15}{result['seconds']:>9.2f}{tokens / result['seconds']:>12,.0f}{result['peak_mb']:>9.0f}"
-              f"{ratio:>13.2f}x")
-    if "udapi" in best:
-        for name in ("harmonize-cli", "harmonize-cli-1"):
-            print(f"udapi / {name} (both as commands): {best['udapi']['seconds'] / best[name]['seconds']:.2f}x")
-    print(f"harmonize / floor: {best['harmonize']['seconds'] / best['floor']['seconds']:.2f}x")
+        versus_udapi = f"{best['udapi']['seconds'] / result['seconds']:.2f}x" if "udapi" in best else "-"
+        print(f"{name:<13}{result['seconds']:>8.2f}{result['median']:>10.2f}{tokens / result['seconds']:>11,.0f}"
+              f"{result['peak_mb']:>9.0f}{versus_udapi:>12}{result['seconds'] / best['floor']['seconds']:>11.2f}x")
+    print("targets (issue 19): harmonize >= 4x udapi, and within 3x of the floor")
 
 
 if __name__ == "__main__":

@@ -318,9 +318,7 @@ class _Reader:
                         MultiwordToken(int(multiword[1]), int(multiword[2]), columns[1], tuple(columns[2:10]))
                     )
                     continue
-            node = from_line(line, node_id)
-            node.sentence = sentence
-            node.position = len(nodes)
+            node = from_line(line, node_id, sentence, len(nodes))
             nodes.append(node)
             misc = line[line.rindex("\t") + 1 :]
             if "Entity=" in misc or "Bridge=" in misc or "SplitAnte=" in misc:

@@ -104,19 +104,20 @@ class Node:
         self.conll2012: tuple[str, str, str] | None = None
 
     @classmethod
-    def from_line(cls, line: str, node_id: str) -> Node:
-        """A node for a CoNLL-U token line (ten tab-separated columns, already checked) whose ID is ``node_id``."""
+    def from_line(cls, line: str, node_id: str, sentence: Sentence | None = None, position: int = 0) -> Node:
+        """A node for a CoNLL-U token line (ten tab-separated columns, already checked) whose ID is ``node_id``, at
+        ``position`` in ``sentence``'s nodes."""
         node = cls.__new__(cls)
         node.id = node_id
         node._line = line
         node._columns = None
         node._misc = None
-        node.sentence = None
+        node.sentence = sentence
         node.misc_order = ()
         node.coref_read = None
         node.start_char = node.end_char = None
         node.mentions = ()
-        node.position = 0
+        node.position = position
         node.bracket_order = ()
         node.conll2012 = None
         return node
