@@ -94,3 +94,18 @@ def test_convert_is_the_cli_conversion(tmp_path: Path) -> None:
     result = harmonize.convert([], output=tmp_path / "sample.conllu", sample=True)
     assert result.outputs == [(conversion.sample_path(), tmp_path / "sample.conllu")]
     assert (tmp_path / "sample.conllu").read_bytes() == conversion.sample_path().read_bytes()
+
+
+def test_a_header_inside_token_lines_is_not_the_one_in_force(tmp_path: Path) -> None:
+    """The reader drops (lenient) a comment among token lines; the header a piece starts with must be the last one
+    the reader took."""
+    token = "1\tx\t_\t_\t_\t_\t0\troot\t_\tEntity=(e1-person-1)"
+    text = (f"# newdoc id = a\n# global.Entity = eid-etype-head\n{token}\n# global.Entity = eid-head\n\n"
+            f"# newdoc id = b\n{token}\n\n")
+    data = text.encode()
+    pieces = document_pieces(data, 2)
+    assert len(pieces) == 2 and pieces[1].header == "eid-etype-head"
+    whole = parse_corefud(text, lenient=True, report=Report())
+    second = parse_corefud(data[pieces[1].start :].decode(), lenient=True, report=Report(), piece=pieces[1])
+    assert second.documents[0].entity_fields == whole.documents[1].entity_fields == ("eid", "etype", "head")
+    assert second.documents[0].entities[0].type == "person"

@@ -155,17 +155,28 @@ def _starts_document(data: bytes, start: int, own_header: bool) -> bool:
 
 
 def _header_before(data: bytes, start: int) -> str | None:
-    """The value of the last ``# global.Entity`` comment before byte ``start``, as the reader takes it."""
-    at = data.rfind(b"\n# global.Entity", 0, start)
-    if at < 0:
-        at = 0 if data.startswith(b"# global.Entity") else -1
-    else:
-        at += 1
-    if at < 0 or at >= start:
-        return None
-    line = data[at : data.find(b"\n", at)].decode("utf-8", errors="replace")
-    key, sep, value = line[1:].strip().partition("=")
-    return value.strip() if key.strip() == "global.Entity" and sep else None
+    """The value of the last ``# global.Entity`` comment before byte ``start`` that the reader takes as one (not
+    one inside a sentence's token lines, which it drops)."""
+    end = start
+    while True:
+        at = data.rfind(b"\n# global.Entity", 0, end)
+        if at < 0:
+            at = 0 if data.startswith(b"# global.Entity") and start > 0 else -1
+            if at < 0:
+                return None
+        else:
+            previous = data[data.rfind(b"\n", 0, at) + 1 : at]
+            at += 1
+            if previous and not previous.startswith(b"#"):
+                end = at - 1
+                continue
+        line = data[at : data.find(b"\n", at)].decode("utf-8", errors="replace")
+        key, sep, value = line[1:].strip().partition("=")
+        if key.strip() == "global.Entity" and sep:
+            return value.strip()
+        if at == 0:
+            return None
+        end = at - 1
 
 
 def header_fields(header: str) -> tuple[str, ...] | None:
