@@ -143,10 +143,14 @@ def _convert_in_pieces(in_path: Path, out_path: Path, pieces: list, lenient: boo
     try:
         with ProcessPoolExecutor(max_workers=min(workers, len(pieces))) as pool:
             futures = [pool.submit(_convert_piece, (in_path, piece, part, lenient, rules))
-                                             for piece, part in zip(pieces, parts)]
+                       for piece, part in zip(pieces, parts)]
             report = Report()
-            for future in futures:
-                report.merge(future.result())
+            try:
+                for future in futures:
+                    report.merge(future.result())
+            except BaseException:
+                pool.shutdown(cancel_futures=True)  # later pieces are of no use once one has failed
+                raise
         atomic_write_parts(out_path, parts)
     finally:
         for part in parts:
