@@ -336,6 +336,7 @@ def score_corpora(
     split_antecedents: bool = False,
     zeros: str = "dependent",
 ) -> CorpusScore:
+    """Score two corpora in memory (see :func:`score_files` for files, and the module for the conventions)."""
     names = checked_metrics(metrics, mode)
     return score_documents(scored_documents(key, mode, forms), scored_documents(response, mode, forms), names,
                            singletons, mode, cross_document, split_antecedents, zeros)
