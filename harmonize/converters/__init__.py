@@ -3,7 +3,13 @@
 from importlib import import_module
 from types import ModuleType
 
-from harmonize.converters.choices import CONLL2012_LAYOUTS, DISCONTINUOUS_POLICIES, TEI_ZERO_POLICIES
+from harmonize.converters.choices import (
+    CONLL2012_LAYOUTS,
+    DISCONTINUOUS_POLICIES,
+    MMAX2_CROSS_SENTENCE,
+    MMAX2_EMPTY,
+    TEI_ZERO_POLICIES,
+)
 from harmonize.converters.registry import Format, formats, get_format, register
 
 
@@ -33,7 +39,7 @@ register(
             corpus, path, report, layout, discontinuous),
         options={
             "layout": (CONLL2012_LAYOUTS, "rewrite every document in this layout (default: as read, else ontonotes)"),
-            "discontinuous": (DISCONTINUOUS_POLICIES, "drop discontinuous mentions, or keep the part with the head"),
+            "discontinuous": (DISCONTINUOUS_POLICIES, "drop discontinuous mentions, keep the part with the head, or widen them over their gaps"),
         },
         accepts=(".conll", "_conll", ".key", ".response"),
     )
@@ -58,7 +64,7 @@ register(
         writer=lambda corpus, path, report, discontinuous="drop", singletons="keep": _module(
             "jsonlines").write_jsonlines(corpus, path, report, discontinuous, singletons),
         options={
-            "discontinuous": (DISCONTINUOUS_POLICIES, "drop discontinuous mentions, or keep the part with the head"),
+            "discontinuous": (DISCONTINUOUS_POLICIES, "drop discontinuous mentions, keep the part with the head, or widen them over their gaps"),
             "singletons": (("keep", "drop"), "keep one-mention clusters, or drop them"),
         },
         accepts=(".jsonlines", ".jsonl"),
@@ -88,6 +94,26 @@ register(
         reader_options={"zeros": (TEI_ZERO_POLICIES, ("a zero subject as an empty node after its verb (CorefUD), "
                                                       "or as the mention on the verb (the PCC's own convention)"))},
         find=lambda folder: _module("tei").document_folders(folder),
+        writes_document_folders=True,
+    )
+)
+
+register(
+    Format(
+        name="mmax2",
+        summary="MMAX2 projects (.mmax + common_paths.xml; set- or pointer-based coreference), one folder per document",
+        extension=".mmax",
+        reader=lambda path, lenient, report, level="", cross_sentence="first-part", empty="keep": _module(
+            "mmax2").read_mmax2(path, lenient, report, level, cross_sentence, empty),
+        writer=lambda corpus, path, report: _module("mmax2").write_mmax2(corpus, path, report),
+        reader_options={
+            "level": ((), ("the levels whose markables are mentions, comma-separated (default: the levels whose "
+                           "scheme declares a set or pointer attribute, and the levels pointed into)")),
+            "cross_sentence": (MMAX2_CROSS_SENTENCE, ("a markable over several sentences: keep its first "
+                                                      "sentence's words, each sentence's words, or drop it")),
+            "empty": (MMAX2_EMPTY, "a markable outside every coreference set: a singleton entity, or dropped"),
+        },
+        find=lambda folder: _module("mmax2").project_files(folder),
         writes_document_folders=True,
     )
 )

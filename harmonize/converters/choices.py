@@ -2,8 +2,11 @@
 without importing every format, which would add a tenth of a second to the start of every command."""
 
 # What becomes of a discontinuous mention in a format of contiguous spans (see harmonize.converters.spans).
-DISCONTINUOUS_POLICIES = ("drop", "head-part")
+DISCONTINUOUS_POLICIES = ("drop", "head-part", "span")
 # The CoNLL-2012 column layouts the writer produces (see harmonize.converters.conll2012).
 CONLL2012_LAYOUTS = ("ontonotes", "gum", "ontogum", "scorer")
 # Where a TEI zero subject goes: an empty node after its verb, or the mention on the verb itself.
 TEI_ZERO_POLICIES = ("empty-node", "verb")
+# What becomes of an MMAX2 markable over several sentences, and of one outside every coreference set.
+MMAX2_CROSS_SENTENCE = ("first-part", "parts", "drop")
+MMAX2_EMPTY = ("keep", "drop")

@@ -5,7 +5,8 @@ Two things in the model have no place there, and each is handled by a named rule
 * empty nodes (CorefUD zeros) are not tokens there: a mention loses its empty nodes, and a mention of empty nodes
   only is dropped;
 * a discontinuous mention follows ``policy``: ``"drop"`` leaves it out, ``"head-part"`` keeps its largest
-  contiguous part that contains its head (the largest part where the head is unknown or an empty node).
+  contiguous part that contains its head (the largest part where the head is unknown or an empty node), ``"span"``
+  widens it to its whole extent, first word to last (as the Potsdam Commentary Corpus' own CoNLL files do).
 """
 
 from __future__ import annotations
@@ -67,6 +68,11 @@ def contiguous_spans(document: Document, policy: str, report: Report, target: st
             if len(runs) > 1:
                 if policy == "drop":
                     report.add(f"discontinuous mention dropped (policy drop; {target} has no gaps)", where)
+                    continue
+                if policy == "span":
+                    report.add(f"discontinuous mention widened over its gaps (policy span; {target} has no gaps)",
+                               where)
+                    spans[mention] = WordSpan(sentence.index, runs[0][0], runs[-1][-1])
                     continue
                 head = index.get(id(mention.head)) if mention.head is not None else None
                 with_head = [run for run in runs if head in run]

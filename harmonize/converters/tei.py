@@ -56,6 +56,7 @@ from lxml import etree
 
 from harmonize.converters.choices import TEI_ZERO_POLICIES
 from harmonize.converters.corefud import escape_value, unescape_value
+from harmonize.converters.xmltext import escape, quoteattr
 from harmonize.errors import FormatError, Problems, Report
 from harmonize.io import atomic_write_bytes, paused_gc
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Mention, Node, Sentence, parse_misc
@@ -73,16 +74,6 @@ _STRING_RANGE = re.compile(r"(?:[^#]*#)?string-range\(\s*([^,\s)]+)\s*,\s*(\d+)\
 _NCNAME = re.compile(r"[A-Za-z_][\w.\-]*\Z")
 _UD_SPACE_ESCAPES = {"\\s": " ", "\\t": "\t", "\\n": "\n", "\\r": "\r", "\\p": "|", "\\\\": "\\"}
 _UD_SPACE_ESCAPE = re.compile(r"\\[stnrp\\]")
-
-
-def escape(text: str) -> str:
-    """Text as XML character data (xml.sax.saxutils would do, but it imports urllib, a tenth of our start-up)."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def quoteattr(text: str) -> str:
-    """Text as a double-quoted XML attribute value."""
-    return '"' + escape(text).replace('"', "&quot;").replace("\n", "&#10;").replace("\t", "&#9;") + '"'
 
 
 # ---------------------------------------------------------------------------------------------------------------
