@@ -193,6 +193,10 @@ def test_parcorfull_matches_the_official_corefud_conversion(reference: Path) -> 
     official_keys, our_keys = mention_keys(official), mention_keys(ours)
     extra = sum(len(v) for v in our_keys.values()) - sum(len(v) for v in official_keys.values())
     assert extra == REPEATED_SPAN_MARKABLES.get(number, 0)
+    splits = sum("split:split+reference" in o for values in our_keys.values() for o in values)
+    report = Report()
+    read_mmax2(PARCORFULL / "news" / "EN" / f"{number}.mmax", report=report)
+    assert report.counts.get("split reference kept as the attribute split (no antecedent list to link)", 0) == splits
     assert set(official_keys) == set(our_keys)
     assert all(set(official_keys[k]) <= set(our_keys[k]) for k in official_keys)  # the `other` field too
     if number not in REPEATED_SPAN_MARKABLES:

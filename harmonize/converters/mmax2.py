@@ -361,6 +361,10 @@ class _ProjectReader:
                                             f"{markable.id} -> {targets[0]}")
                         else:
                             parent[root(key)] = root((target_level, target_id))
+                if other_attributes.get("split") == "split reference":
+                    # ParCorFull marks a split antecedent without naming the antecedents: nothing to link.
+                    self.report.add("split reference kept as the attribute split (no antecedent list to link)",
+                                    f"{markable.file}:{markable.line}: {markable.id}")
                 markable.attributes = other_attributes
                 markables.append(markable)
         # Mentions, split where a markable spans sentences.
