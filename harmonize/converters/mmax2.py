@@ -87,18 +87,6 @@ def read_mmax2(path: str | Path, lenient: bool = False, report: Report | None = 
     return corpus
 
 
-def _parse(path: Path, problem: Problems) -> etree._Element | None:
-    """An XML file's root; a missing or malformed file is a FormatError naming it (and its line)."""
-    if not path.is_file():
-        Problems(str(path), problem.lenient, problem.report)(None, "file missing")
-        return None
-    try:
-        return etree.parse(str(path), _PARSER).getroot()
-    except etree.XMLSyntaxError as error:
-        Problems(str(path), problem.lenient, problem.report)(error.lineno, f"malformed XML: {error.msg}")
-        return None
-
-
 def _local(element: etree._Element) -> str:
     tag = element.tag
     return tag.rpartition("}")[2] if isinstance(tag, str) else ""
@@ -136,9 +124,20 @@ class _ProjectReader:
     def problem_at(self, file: str, line: int | None, reason: str, detail: str = "") -> None:
         Problems(file, self.problem.lenient, self.report)(line, reason, detail)
 
+    def _parse(self, path: Path) -> etree._Element | None:
+        """An XML file's root; a missing or malformed file is a problem naming it (and its line)."""
+        if not path.is_file():
+            self.problem_at(str(path), None, "file missing")
+            return None
+        try:
+            return etree.parse(str(path), _PARSER).getroot()
+        except etree.XMLSyntaxError as error:
+            self.problem_at(str(path), error.lineno, f"malformed XML: {error.msg}")
+            return None
+
     # -- project, paths, words ---------------------------------------------------------------------------------
     def read(self) -> Document | None:
-        project_root = _parse(self.project, self.problem)
+        project_root = self._parse(self.project)
         if project_root is None:
             return None
         words_name = next((e.text.strip() for e in project_root.iter() if _local(e) == "words" and e.text), None)
@@ -146,7 +145,7 @@ class _ProjectReader:
             self.problem(None, "project names no words file", "<words> is missing or empty")
             return None
         paths = self.project.parent / "common_paths.xml"
-        common = _parse(paths, self.problem)
+        common = self._parse(paths)
         if common is None:
             return None
         folders = {_local(e): (e.text or "").strip() for e in common if _local(e).endswith("_path")}
@@ -173,7 +172,7 @@ class _ProjectReader:
         return document
 
     def _words(self, path: Path) -> tuple[list[str], list[str]] | None:
-        root = _parse(path, self.problem)
+        root = self._parse(path)
         if root is None:
             return None
         ids: list[str] = []
@@ -231,14 +230,14 @@ class _ProjectReader:
         """Attribute name (lower case, as markables write it) -> its type in the level's scheme."""
         if level.scheme is None or not level.scheme.is_file():
             return {}
-        root = _parse(level.scheme, self.problem)
+        root = self._parse(level.scheme)
         if root is None:
             return {}
         return {e.get("name", "").lower(): e.get("type", "") for e in root.iter() if _local(e) == "attribute"
                 and e.get("type") in _COREF_TYPES}
 
     def _markables(self, level: _Level) -> None:
-        root = _parse(level.file, self.problem)
+        root = self._parse(level.file)
         if root is None:
             return
         file = str(level.file)
@@ -455,7 +454,7 @@ def write_mmax2(corpus: Corpus, out: str | Path, report: Report | None = None) -
 
 
 def _write_project(document: Document, folder: Path, name: str, report: Report) -> None:
-    word_id: dict[Node, str] = {}
+    word_number: dict[Node, int] = {}
     words = ['<?xml version="1.0" encoding="UTF-8"?>\n<words>\n']
     sentences = ['<?xml version="1.0" encoding="UTF-8"?>\n<markables xmlns="www.eml.org/NameSpaces/sentence">\n']
     count = 0
@@ -465,7 +464,7 @@ def _write_project(document: Document, folder: Path, name: str, report: Report) 
             if node.is_empty:
                 continue
             count += 1
-            word_id[node] = f"word_{count}"
+            word_number[node] = count
             words.append(f"<word id=\"word_{count}\">{escape(node.form)}</word>\n")
         if count >= first:
             sentences.append(f'<markable id="markable_{index}" span="word_{first}..word_{count}" '
@@ -477,18 +476,18 @@ def _write_project(document: Document, folder: Path, name: str, report: Report) 
     number = 0
     for entity_number, entity in enumerate(document.entities):
         for mention in entity.mentions:
-            ids = [word_id[w] for w in mention.words if w in word_id]
-            if not ids:
+            numbers = [word_number[w] for w in mention.words if w in word_number]
+            if not numbers:
                 report.add("mention of empty nodes only not written (MMAX2 words are tokens)",
                            f"{document.id}: {entity.id}")
                 continue
-            if len(ids) < len(mention.words):
+            if len(numbers) < len(mention.words):
                 report.add("empty nodes left out of mentions (MMAX2 words are tokens)", f"{document.id}: {entity.id}")
             number += 1
             attributes = _mention_attributes(mention, report, document)
             attribute_names.update(attributes)
             rendered = "".join(f" {key}={quoteattr(value)}" for key, value in sorted(attributes.items()))
-            markables.append(f'<markable id="markable_{number}" span="{_span_text(ids, mention, word_id)}" '
+            markables.append(f'<markable id="markable_{number}" span="{_span_text(numbers)}" '
                              f'coref_class="set_{entity_number}" mmax_level="coref"{rendered}/>\n')
     markables.append("</markables>\n")
     _report_unwritten(document, report)
@@ -524,20 +523,15 @@ def _mention_attributes(mention: Mention, report: Report, document: Document) ->
     return attributes
 
 
-def _span_text(ids: list[str], mention: Mention, word_id: dict[Node, str]) -> str:
-    """``word_3..word_5,word_8``: runs of consecutive words as ranges."""
-    runs: list[list[str]] = []
-    previous = -2
-    for node in mention.words:
-        if node not in word_id:
-            continue
-        number = int(word_id[node].split("_")[1])
-        if number == previous + 1:
-            runs[-1].append(word_id[node])
+def _span_text(numbers: list[int]) -> str:
+    """``word_3..word_5,word_8`` for word numbers in order: runs of consecutive words as ranges."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and runs[-1][-1] + 1 == number:
+            runs[-1].append(number)
         else:
-            runs.append([word_id[node]])
-        previous = number
-    return ",".join(run[0] if len(run) == 1 else f"{run[0]}..{run[-1]}" for run in runs)
+            runs.append([number])
+    return ",".join(f"word_{run[0]}" if len(run) == 1 else f"word_{run[0]}..word_{run[-1]}" for run in runs)
 
 
 def _report_unwritten(document: Document, report: Report) -> None:
