@@ -183,24 +183,17 @@ class BlancScore:
 def blanc(key: Clustering, response: Clustering) -> BlancScore:
     """Link counts come from cluster overlaps, never from enumerating pairs: linear in the number of mentions."""
     k, r = _sets(key), _sets(response)
-    where_r = _index(r)
-    overlaps: dict[tuple[int, int], int] = {}
-    shared_per_key: list[int] = []
+    overlaps = _overlaps(k, r)
+    shared_per_key: dict[int, int] = {}
     shared_per_response: dict[int, int] = {}
-    for i, cluster in enumerate(k):
-        shared = 0
-        for m in cluster:
-            j = where_r.get(m)
-            if j is not None:
-                overlaps[i, j] = overlaps.get((i, j), 0) + 1
-                shared_per_response[j] = shared_per_response.get(j, 0) + 1
-                shared += 1
-        shared_per_key.append(shared)
+    for (i, j), n in overlaps.items():
+        shared_per_key[i] = shared_per_key.get(i, 0) + n
+        shared_per_response[j] = shared_per_response.get(j, 0) + n
     common_coref = sum(_pairs(n) for n in overlaps.values())
     coref_k = sum(_pairs(len(c)) for c in k)
     coref_r = sum(_pairs(len(c)) for c in r)
     # Non-coreference links in both: pairs of shared mentions apart on both sides (inclusion-exclusion).
-    common_non = (_pairs(sum(shared_per_key)) - sum(_pairs(n) for n in shared_per_key)
+    common_non = (_pairs(sum(shared_per_key.values())) - sum(_pairs(n) for n in shared_per_key.values())
                   - sum(_pairs(n) for n in shared_per_response.values()) + common_coref)
     non_k = _pairs(sum(len(c) for c in k)) - coref_k
     non_r = _pairs(sum(len(c) for c in r)) - coref_r
