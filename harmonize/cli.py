@@ -63,17 +63,18 @@ def convert(
     from harmonize.conversion import convert as convert_inputs
 
     reader, writer = get_format(source, "read"), get_format(target, "write")
-    bar: list = []  # a progress bar, shown once a second file is under way
+    bar = None  # a progress bar, made (and rich imported) when a conversion of several files reports one done
 
     def advance(done: int, total: int) -> None:
-        if not bar:
+        nonlocal bar
+        if bar is None:
             from rich.console import Console
             from rich.progress import Progress
 
-            bar.append(Progress(console=Console(stderr=True), transient=True))
-            bar.append(bar[0].add_task("converting", total=total))
-            bar[0].start()
-        bar[0].update(bar[1], completed=done)
+            bar = Progress(console=Console(stderr=True), transient=True)
+            bar.add_task("converting", total=total)
+            bar.start()
+        bar.update(bar.task_ids[0], completed=done)
 
     try:
         result = convert_inputs(inputs or [], source, target, output, lenient=lenient, rules=rules,
@@ -81,8 +82,8 @@ def convert(
                                 read_options=reader.read_options(input_option or []), jobs=jobs_, sample=sample,
                                 progress=advance)
     finally:
-        if bar:
-            bar[0].stop()
+        if bar is not None:
+            bar.stop()
     if report_path is not None:
         atomic_write_text(report_path, json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     _say_report(result.total)
