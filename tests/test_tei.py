@@ -13,7 +13,7 @@ import pytest
 from lxml import etree
 
 import harmonize
-from harmonize.converters import tei
+from harmonize.converters import surface, tei
 from harmonize.converters.corefud import format_corefud, parse_corefud, read_corefud, unescape_value
 from harmonize.errors import FormatError, Report
 from harmonize.schemas.model import Corpus, Document
@@ -76,7 +76,7 @@ def test_sample_document_reads_with_every_character_of_its_text() -> None:
         if any(isinstance(c, str) and c.startswith("# newpar") for c in sentence.comments):
             grouped.append([])
         grouped[-1].extend(sentence.words)
-    rebuilt = ["".join(w.form + tei.gap_after(w, last=w is group[-1]) for w in group) for group in grouped]
+    rebuilt = ["".join(w.form + surface.gap_after(w, last=w is group[-1]) for w in group) for group in grouped]
     assert rebuilt == paragraphs
     # Offsets point into the paragraphs joined by newlines.
     joined = "\n".join(paragraphs)

@@ -56,10 +56,18 @@ from lxml import etree
 
 from harmonize.converters.choices import TEI_ZERO_POLICIES
 from harmonize.converters.corefud import escape_value, unescape_value
+from harmonize.converters.surface import (
+    SPACING_KEYS,
+    escape_spaces,
+    gap_after,
+    set_gap,
+    surface_words,
+    unescape_spaces,
+)
 from harmonize.converters.xmltext import escape, quoteattr
 from harmonize.errors import FormatError, Problems, Report
 from harmonize.io import atomic_write_bytes, paused_gc
-from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Mention, Node, Sentence, parse_misc
+from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Mention, Node, Sentence
 
 LAYERS = ("text", "ann_segmentation", "ann_morphosyntax", "ann_mentions", "ann_coreference")
 ZERO_POLICIES = TEI_ZERO_POLICIES
@@ -67,13 +75,9 @@ NEAR_IDENTITY = "near-identity"
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 NKJP_NS = "http://www.nkjp.pl/ns/1.0"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
-# Spacing keys of MISC that the TEI text itself carries.
-SPACING_KEYS = ("SpaceAfter", "SpacesAfter", "SpacesBefore")
 
 _STRING_RANGE = re.compile(r"(?:[^#]*#)?string-range\(\s*([^,\s)]+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)\Z")
 _NCNAME = re.compile(r"[A-Za-z_][\w.\-]*\Z")
-_UD_SPACE_ESCAPES = {"\\s": " ", "\\t": "\t", "\\n": "\n", "\\r": "\r", "\\p": "|", "\\\\": "\\"}
-_UD_SPACE_ESCAPE = re.compile(r"\\[stnrp\\]")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -602,16 +606,16 @@ class _DocumentReader:
         if previous is None or previous.unit != segment.unit:
             gap = self._whitespace(text[:segment.start], segment)
             if gap:
-                segment.node.misc["SpacesBefore"] = _escape_spaces(gap)  # type: ignore[union-attr]
+                segment.node.misc["SpacesBefore"] = escape_spaces(gap)  # type: ignore[union-attr]
             return
         gap = text[previous.start + previous.length:segment.start]
         if (gap == "") != segment.nps:
             self.note("nps disagrees with the text (the text followed)", "ann_segmentation", segment.line, segment.id)
-        _set_gap(previous.node, self._whitespace(gap, segment), last=False)  # type: ignore[arg-type]
+        set_gap(previous.node, self._whitespace(gap, segment), last=False)  # type: ignore[arg-type]
 
     def _paragraph_end(self, last: _Segment) -> None:
         text = self.paragraph_texts[last.unit]
-        _set_gap(last.node, self._whitespace(text[last.start + last.length:], last), last=True)  # type: ignore[arg-type]
+        set_gap(last.node, self._whitespace(text[last.start + last.length:], last), last=True)  # type: ignore[arg-type]
 
     def _whitespace(self, gap: str, segment: _Segment) -> str:
         """The whitespace of a gap; characters no segment covers are counted and left out."""
@@ -810,37 +814,6 @@ class _DocumentReader:
                 self.document.add_bridge(mention, antecedent, NEAR_IDENTITY)
 
 
-def _escape_spaces(text: str) -> str:
-    """Whitespace as UD's SpacesAfter/SpacesBefore write it (\\s, \\t, \\n, \\r; \\p for |, \\\\ for \\)."""
-    return "".join({" ": "\\s", "\t": "\\t", "\n": "\\n", "\r": "\\r", "|": "\\p", "\\": "\\\\"}.get(ch, ch)
-                   for ch in text)
-
-
-def _unescape_spaces(value: str) -> str:
-    return _UD_SPACE_ESCAPE.sub(lambda match: _UD_SPACE_ESCAPES[match.group()], value)
-
-
-def _set_gap(node: Node, gap: str, last: bool) -> None:
-    """Record the whitespace after ``node``: nothing for the usual single space (or, at a paragraph's end, for
-    nothing), SpaceAfter=No for none, SpacesAfter for anything else."""
-    if gap == ("" if last else " "):
-        return
-    if gap == "":
-        node.misc["SpaceAfter"] = "No"
-    else:
-        node.misc["SpacesAfter"] = _escape_spaces(gap)
-
-
-def gap_after(node: Node, last: bool) -> str:
-    """The whitespace after a word as its MISC says (the inverse of :func:`_set_gap`)."""
-    misc = node.misc
-    if "SpacesAfter" in misc:
-        return _unescape_spaces(misc["SpacesAfter"] or "")
-    if misc.get("SpaceAfter") == "No" or last:
-        return ""
-    return " "
-
-
 # ---------------------------------------------------------------------------------------------------------------
 # Writing
 # ---------------------------------------------------------------------------------------------------------------
@@ -942,10 +915,10 @@ def _text_layers(document: Document, paragraphs: list[tuple[str | None, list[Sen
             ids.sentence[sentence] = sentence_id
             segm_lines.append(f'     <s xml:id="{sentence_id}">\n')
             morph_lines.append(f'     <s xml:id="morph_{p}.{k}-s" corresp="ann_segmentation.xml#{sentence_id}">\n')
-            for word, spacing in _surface_words(sentence, report):
+            for word, spacing in surface_words(sentence, report):
                 number += 1
                 if number == 1 and "SpacesBefore" in word.misc:
-                    lead = _unescape_spaces(word.misc["SpacesBefore"] or "")
+                    lead = unescape_spaces(word.misc["SpacesBefore"] or "")
                     pieces.append(lead)
                     offset += len(lead)
                 segm_id, morph_id = f"segm_{p}.{number}-seg", f"morph_{p}.{number}-seg"
@@ -965,26 +938,6 @@ def _text_layers(document: Document, paragraphs: list[tuple[str | None, list[Sen
         morph_lines.append("    </p>\n")
         text_lines.append(f'    <p xml:id="{unit}">{escape("".join(pieces))}</p>\n')
     return "".join(text_lines + [_TAIL]), "".join(segm_lines + [_TAIL]), "".join(morph_lines + [_TAIL])
-
-
-def _surface_words(sentence: Sentence, report: Report) -> list[tuple[Node, Node]]:
-    """Each word with the node whose MISC says the spacing after it: itself, or for the words of a multiword
-    token its line (TEI segments a token into its words, as the NKJP splits "zrobiłem" into "zrobił" + "em"; no
-    gap between them)."""
-    spacing: dict[str, Node | None] = {}
-    for mwt in sentence.multiwords:
-        words = [w for w in sentence.words if mwt.first <= int(w.id) <= mwt.last]
-        if "".join(w.form for w in words) != mwt.form:
-            report.add("multiword token written as its words (the text shows the words, not the token)",
-                       f"{sentence.id}: {mwt.form!r} = {' '.join(w.form for w in words)}")
-        else:
-            report.add("multiword token written as glued words (TEI segments have no token level)",
-                       f"{sentence.id}: {mwt.form!r}")
-        for word in words[:-1]:
-            spacing[word.id] = None
-        if words:
-            spacing[words[-1].id] = Node(mwt.id, misc=parse_misc(mwt.columns[-1]))
-    return [(word, spacing.get(word.id, word)) for word in sentence.words]
 
 
 def _morph_seg(word: Node, morph_id: str, segm_id: str, p: int, number: int) -> str:
