@@ -34,8 +34,11 @@ class Format:
     accepts: tuple[str, ...] = ()
     # Where the inputs of a folder are, when not directly in it (a GUM release keeps them in coref_tsv/).
     find: Callable[[Path], list[Path]] | None = None
-    # The writer takes an output folder and makes one folder per document in it (TEI layers).
-    writes_document_folders: bool = False
+    # For formats whose mentions are character spans (RuCoCo): what the scorer needs of a file, read straight from it
+    # (see harmonize.scoring.score.character_document), so that sides tokenised differently still align.
+    score_reader: Callable[[Path], list] | None = None
+    # The writer takes an output folder and writes one file or folder per document in it (TEI layers, RuCoCo JSON).
+    writes_per_document: bool = False
 
     def takes(self, path: Path) -> bool:
         return path.name.endswith(self.accepts or (self.extension,))

@@ -355,6 +355,11 @@ class Bridge:
     label: str | None = None
 
 
+# The bridging label of an entity with exactly one other entity as its part (RuCoCo's ``includes`` with one child,
+# "48 people" ... "one of them"): CorefUD's SplitAnte needs two antecedents or more, so one part is a bridge.
+INCLUDES = "includes"
+
+
 @dataclass(eq=False, slots=True)
 class SplitAntecedent:
     """``entity`` refers to the union of ``antecedents`` (e.g. "they" after "John" and "Mary").
@@ -409,6 +414,20 @@ class Document:
     def mentions(self) -> list[Mention]:
         """All mentions in document order."""
         return sorted((m for e in self.entities for m in e.mentions), key=lambda m: m.order)
+
+    def inclusions(self) -> dict[Entity, list[Entity]]:
+        """Entity -> the entities that are its parts: its split antecedents, and the antecedents of bridges labelled
+        :data:`INCLUDES` from its mentions (a whole with one part). In order of first statement, parts unique."""
+        parts: dict[Entity, list[Entity]] = {}
+        for split in self.split_antecedents:
+            listed = parts.setdefault(split.entity, [])
+            listed.extend(a for a in split.antecedents if a not in listed)
+        for bridge in self.bridges:
+            if bridge.label == INCLUDES and bridge.anaphor.entity is not None:
+                listed = parts.setdefault(bridge.anaphor.entity, [])
+                if bridge.antecedent not in listed:
+                    listed.append(bridge.antecedent)
+        return parts
 
     def entity(self, entity_id: str) -> Entity | None:
         for entity in self.entities:

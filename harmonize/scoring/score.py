@@ -83,17 +83,46 @@ def scored_documents(corpus: Corpus, mode: str = "exact", forms: bool = True) ->
         words = [(s.index, n.id, n.form if forms else "") for s in document.sentences for n in s.nodes
                  if "." not in n.id]
         entities, duplicates = entity_spans(document, mode != "exact")
-        relations = [(r.entity.id, [a.id for a in r.antecedents]) for r in document.split_antecedents]
+        relations = [(whole.id, [part.id for part in parts]) for whole, parts in document.inclusions().items()]
         result.append(ScoredDocument(document.id, document.topic, words, entities, relations, duplicates))
     return result
 
 
+def character_document(document_id: str | None, text: str, entities: dict[str, list[tuple[int, int]]],
+                       relations: list[SplitRelation]) -> ScoredDocument:
+    """A document whose mentions are character spans of its text, as the scorer sees it: a mention's nodes are its
+    characters, so that two sides whose tokens differ (each cut at its own mention edges) still align, exact
+    matching compares spans and MOR counts overlapping characters. Its "words" are the text's lines."""
+    words = [(index, "1", line) for index, line in enumerate(text.split("\n"))]
+    clusters: dict[str, list[Span]] = {}
+    seen: set[tuple[int, int]] = set()
+    duplicates = 0
+    for entity, spans in entities.items():
+        cluster = clusters.setdefault(entity, [])
+        for start, end in spans:
+            if (start, end) in seen:
+                duplicates += 1
+                continue
+            seen.add((start, end))
+            cluster.append(Span(frozenset((0, str(c)) for c in range(start, end)), (0, start, -end), None))
+    return ScoredDocument(document_id, None, words, clusters, relations, duplicates)
+
+
 def read_scored(path: str | Path, format: str, read_options: dict[str, str] | None, mode: str, forms: bool
                 ) -> list[ScoredDocument]:
-    """Read a file strictly and keep what the scorer needs (a worker process can send this back cheaply)."""
-    corpus = get_format(format, "read").read(Path(path), False, Report(), read_options)
-    documents = scored_documents(corpus, mode, forms)
-    corpus.release()  # freed now by reference counting, not later by a collector pass over the whole model
+    """Read a file, or the format's files in a folder, strictly and keep what the scorer needs (a worker process
+    can send this back cheaply)."""
+    from harmonize.conversion import input_files
+
+    reader = get_format(format, "read")
+    documents: list[ScoredDocument] = []
+    for file in input_files([Path(path)], reader):
+        if reader.score_reader is not None:
+            documents.extend(reader.score_reader(file))
+            continue
+        corpus = reader.read(file, False, Report(), read_options)
+        documents.extend(scored_documents(corpus, mode, forms))
+        corpus.release()  # freed now by reference counting, not later by a collector pass over the whole model
     return documents
 
 
@@ -203,36 +232,68 @@ def mention_detection(key: list[list[Span]], response: list[list[Span]]) -> Scor
 SplitRelation = tuple[str, list[str]]  # (entity id, antecedent entity ids)
 
 
-def split_antecedent_links(
+def split_antecedent_lea(
     key: tuple[dict[str, list[Span]], list[SplitRelation]],
     response: tuple[dict[str, list[Span]], list[SplitRelation]],
     matched: dict[Span, Span],
 ) -> Score:
-    """RuCoCo's extension of LEA (Dobrovolskii et al. 2022, section 3.1): each plural anaphor entity adds a dummy
-    entity whose importance is its number of antecedents and whose resolution is the share of its directed links
-    to antecedents that the other side has too. A link P -> A is found when the other side has a split antecedent
-    from an entity holding a mention matched to one of P's, to an entity holding one matched to one of A's."""
-    key_of = dict(matched)
-    response_of = {k: r for r, k in matched.items()}
+    """The split-antecedent part of RuCoCo's LEA, as the RuCoCo-2023 evaluation (the organisers' ``evaluate.py``)
+    computes it, which is more than the paper's prose says: each entity with parts adds a dummy entity whose
+    importance is its number of child mentions (the mentions of its parts, and of the leaves reached through parts
+    of parts) and whose importance x resolution is the number of (mention, child mention) pairs the other side links
+    too (a child mention listed under an entity there that holds the mention), over the entity's size.
 
-    def found(side, other, counterpart) -> tuple[int, int]:
-        clusters, relations = side
-        other_clusters, other_relations = other
-        owner = {id(span): entity for entity, spans in other_clusters.items() for span in spans}
-        other_links = {(p, a) for p, antecedents in other_relations for a in antecedents}
-        resolved = total = 0
-        for plural, antecedents in relations:
-            plural_there = {owner.get(id(counterpart.get(s))) for s in clusters.get(plural, [])} - {None}
-            for antecedent in antecedents:
-                total += 1
-                antecedent_there = {owner.get(id(counterpart.get(s))) for s in clusters.get(antecedent, [])} - {None}
-                if any((p, a) in other_links for p in plural_there for a in antecedent_there):
-                    resolved += 1
-        return resolved, total
+    ``matched`` maps response spans to key spans over all mentions, singletons included (a part is often one)."""
 
-    recall = found(key, response, response_of)
-    precision = found(response, key, key_of)
-    return Score(Fraction(recall[0]), Fraction(recall[1]), Fraction(precision[0]), Fraction(precision[1]))
+    def translated(spans: list[Span]) -> list[Span]:
+        return [matched.get(span, span) for span in spans]
+
+    key_entities, key_relations = key
+    response_entities = {entity: translated(spans) for entity, spans in response[0].items()}
+    key_children = _child_mentions(key_entities, key_relations)
+    response_children = _child_mentions(response_entities, response[1])
+    recall = _part_links(key_entities, key_children, response_entities, response_children)
+    precision = _part_links(response_entities, response_children, key_entities, key_children)
+    return Score(recall[0], Fraction(recall[1]), precision[0], Fraction(precision[1]))
+
+
+def _child_mentions(entities: dict[str, list[Span]], relations: list[SplitRelation]) -> dict[str, set[Span]]:
+    """Entity -> the mentions of its parts and of the leaves (entities without parts) below them."""
+    parts: dict[str, list[str]] = {}
+    for entity, antecedents in relations:
+        parts.setdefault(entity, []).extend(antecedents)
+    children: dict[str, set[Span]] = {}
+    for entity, direct in parts.items():
+        found = {span for part in direct for span in entities.get(part, [])}
+        stack, visited = list(direct), set()
+        while stack:
+            part = stack.pop()
+            visited.add(part)
+            if part in parts:
+                stack.extend(p for p in parts[part] if p not in visited)
+            else:
+                found.update(entities.get(part, []))
+        children[entity] = found
+    return children
+
+
+def _part_links(entities: dict[str, list[Span]], children: dict[str, set[Span]],
+                other_entities: dict[str, list[Span]], other_children: dict[str, set[Span]]) -> tuple[Fraction, int]:
+    """Summed importance x resolution and summed importance of one side's dummy entities against the other's."""
+    holders: dict[Span, set[Span]] = {}  # child mention -> the mentions of the other side's entities listing it
+    for entity, spans in other_children.items():
+        mentions = other_entities.get(entity, [])
+        for child in spans:
+            holders.setdefault(child, set()).update(mentions)
+    found, weight = Fraction(0), 0
+    for entity, spans in children.items():
+        mentions = entities.get(entity, [])
+        if not spans or not mentions:
+            continue
+        weight += len(spans)
+        hits = sum(1 for mention in mentions for child in spans if mention in holders.get(child, ()))
+        found += Fraction(hits, len(mentions))
+    return found, weight
 
 
 def partitions(pairs: list[tuple[ScoredDocument, ScoredDocument]], cross_document: str | None):
@@ -298,17 +359,23 @@ def score_files(
     metrics: list[str] | None = None,
     singletons: bool = False,
     forms: bool = True,
-    mode: str = "exact",
+    mode: str | None = "exact",
     cross_document: str | None = None,
     split_antecedents: bool = False,
     zeros: str = "dependent",
     jobs: int = 0,
 ) -> CorpusScore:
-    """Read a key and a response file (strictly) and score them: what ``harmonize score`` runs. With two cores or
-    more (``jobs``: 0 for all) and a large response, the response is read in a worker process while this one
-    reads the key; the worker sends back only what the scorer needs."""
+    """Read a key and a response file or folder (strictly) and score them: what ``harmonize score`` runs. ``mode``
+    None is the format's usual matching: partial (CorefUD's primary) for tokens, exact for character spans
+    (RuCoCo). With two cores or more (``jobs``: 0 for all) and a large response, the response is read in a worker
+    process while this one reads the key; the worker sends back only what the scorer needs."""
+    reader = get_format(format, "read")  # an unknown format fails before any work
+    if mode is None:
+        mode = "exact" if reader.score_reader is not None else "partial"
     names = checked_metrics(metrics, mode)
-    get_format(format, "read")  # an unknown format fails before any work
+    if reader.score_reader is not None and mode != "exact":
+        raise HarmonizeError(f"{format} mentions are character spans without heads: they match exactly only "
+                             f"(--match exact)")
     key, response = Path(key), Path(response)
     with paused_gc():
         if (jobs or os.cpu_count() or 1) > 1 and response.is_file() and response.stat().st_size >= WORKER_BYTES:
@@ -367,6 +434,9 @@ def score_documents(
         key_spans = [c for c in every_key if len(c) > 1 or singletons]
         response_spans = [c for c in every_response if len(c) > 1 or singletons]
         matched = match(key_spans, response_spans, mode, zeros)
+        # Split antecedents link singletons too: their mentions are matched among all mentions.
+        every_matched = matched if singletons or not split_antecedents else match(every_key, every_response, mode,
+                                                                                    zeros)
         key_clusters = [frozenset(c) for c in key_spans]
         response_clusters = [frozenset(matched.get(s, s) for s in c) for c in response_spans]
         for name in names:
@@ -379,8 +449,8 @@ def score_documents(
             else:
                 result = METRICS[name](key_clusters, response_clusters)
                 if name == "lea" and split_antecedents:
-                    result = result + split_antecedent_links(  # type: ignore[operator]
-                        (key_entities, key_relations), (response_entities, response_relations), matched)
+                    result = result + split_antecedent_lea(  # type: ignore[operator]
+                        (key_entities, key_relations), (response_entities, response_relations), every_matched)
             scores[name] = result
             totals[name] = totals[name] + result if name in totals else result  # type: ignore[operator]
         label = group[0][0].id if len(group) == 1 else (group[0][0].topic or "corpus")
