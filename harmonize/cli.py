@@ -93,11 +93,13 @@ def convert(
 
 @app.command()
 def score(
-    key: Annotated[Path, typer.Argument(help="Gold file.")],
-    response: Annotated[Path, typer.Argument(help="System file.")],
-    source: Annotated[str, typer.Option("--format", help="Format of both files: corefud or conll2012.")] = "corefud",
-    matching: Annotated[str, typer.Option("--match", help="Mention matching: exact, partial (CorefUD's primary) "
-                                          "or head.")] = "partial",
+    key: Annotated[Path, typer.Argument(help="Gold file, or a folder of them (documents paired by id).")],
+    response: Annotated[Path, typer.Argument(help="System file or folder.")],
+    source: Annotated[str, typer.Option("--format", help="Format of both sides (any format harmonize reads).")] = (
+        "corefud"),
+    matching: Annotated[str | None, typer.Option("--match", help="Mention matching: exact, partial (CorefUD's "
+                                                 "primary; the default) or head; character spans (rucoco) match "
+                                                 "exactly.")] = None,
     singletons: Annotated[bool, typer.Option(help="Count singleton entities (CorefUD leaves them out).")] = False,
     metrics: Annotated[str, typer.Option(
         help="Comma-separated: muc,bcub,ceafe,ceafm,blanc,lea,mentions,mor,zero.")] = (
@@ -107,7 +109,7 @@ def score(
     cross_document: Annotated[str | None, typer.Option(
         help="Score entities across documents (ECB+): 'corpus' as one partition, or per 'topic'.")] = None,
     split_antecedents: Annotated[bool, typer.Option(
-        help="Add split antecedents to LEA as RuCoCo does (a dummy entity per plural anaphor).")] = False,
+        help="Add split antecedents (RuCoCo includes) to LEA as the RuCoCo-2023 evaluation does.")] = False,
     per_document: Annotated[bool, typer.Option(
         help="Also print each document's (or topic's) F1 and the macro average.")] = False,
     input_option: Annotated[list[str] | None, typer.Option(

@@ -20,7 +20,7 @@ def test_formats_lists_readers_and_writers_one_line_each() -> None:
     done = harmonize("formats")
     lines = {line.split()[0]: line.split()[1] for line in done.stdout.splitlines() if not line.startswith(" ")}
     assert done.returncode == 0 and lines == {"conll2012": "read/write", "corefud": "read/write", "gum": "read",
-                                              "jsonlines": "read/write", "mmax2": "read/write", "parquet": "read/write",
+                                              "jsonlines": "read/write", "mmax2": "read/write", "parquet": "read/write", "rucoco": "read/write",
                                               "tei": "read/write"}
     assert "-O layout=ontonotes|gum|ontogum|scorer" in done.stdout  # writer options, indented under their format
 

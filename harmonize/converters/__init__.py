@@ -8,6 +8,7 @@ from harmonize.converters.choices import (
     DISCONTINUOUS_POLICIES,
     MMAX2_CROSS_SENTENCE,
     MMAX2_EMPTY,
+    RUCOCO_ALIGNMENTS,
     TEI_ZERO_POLICIES,
 )
 from harmonize.converters.registry import Format, formats, get_format, register
@@ -94,7 +95,7 @@ register(
         reader_options={"zeros": (TEI_ZERO_POLICIES, ("a zero subject as an empty node after its verb (CorefUD), "
                                                       "or as the mention on the verb (the PCC's own convention)"))},
         find=lambda folder: _module("tei").document_folders(folder),
-        writes_document_folders=True,
+        writes_per_document=True,
     )
 )
 
@@ -114,7 +115,24 @@ register(
             "empty": (MMAX2_EMPTY, "a markable outside every coreference set: a singleton entity, or dropped"),
         },
         find=lambda folder: _module("mmax2").project_files(folder),
-        writes_document_folders=True,
+        writes_per_document=True,
+    )
+)
+
+register(
+    Format(
+        name="rucoco",
+        summary="RuCoCo JSON (raw text, entities as character spans, includes = split antecedents), one file per text",
+        extension=".json",
+        reader=lambda path, lenient, report, alignment="split": _module("rucoco").read_rucoco(
+            path, lenient, report, alignment),
+        writer=lambda corpus, path, report: _module("rucoco").write_rucoco(corpus, path, report),
+        reader_options={"alignment": (RUCOCO_ALIGNMENTS, (
+            "a mention edge inside a razdel token: cut the token there, refuse it, or move the edge to the tokens "
+            "inside (contract) or overlapping (expand) the span"))},
+        find=lambda folder: _module("rucoco").json_files(folder),
+        score_reader=lambda path: _module("rucoco").scored_rucoco(path),
+        writes_per_document=True,
     )
 )
 

@@ -10,3 +10,6 @@ TEI_ZERO_POLICIES = ("empty-node", "verb")
 # What becomes of an MMAX2 markable over several sentences, and of one outside every coreference set.
 MMAX2_CROSS_SENTENCE = ("first-part", "parts", "drop")
 MMAX2_EMPTY = ("keep", "drop")
+# How RuCoCo character spans meet tokens: cut tokens at mention edges, refuse edges inside tokens, or move them to
+# the tokens inside or overlapping the span (spaCy's Doc.char_span alignment modes).
+RUCOCO_ALIGNMENTS = ("split", "strict", "contract", "expand")
