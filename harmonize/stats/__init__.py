@@ -16,8 +16,10 @@ Tables (one row per group, a row "all" without grouping; percentages are 0-100):
   dependency tree), head_upos_<UPOS> for NOUN PRON PROPN DET ADJ VERB ADV NUM, "_" and other.
 * ``genre`` (OntoGUM Table 1): documents, tokens, mentions, proper, pronominal, other (by head UPOS: PROPN,
   PRON, anything else), clusters.
-* ``split_antecedents`` (RuCoCo): words, mentions, entities, plural_anaphors (entities with split antecedents)
-  and their share, split_antecedents (entities that are an antecedent of one) and their share.
+* ``split_antecedents`` (RuCoCo paper, Table 1): whitespace_words (words as whitespace separates them in the text
+  the tokens spell, as RuCoCo counts them), mentions, entities, plural_anaphors (entities with parts: split
+  antecedents or an ``includes`` bridge; the paper's "PA entities") and their share, split_antecedents (distinct
+  entities that are a part of one; "APA entities") and their share.
 * ``cross_document`` (ECB+ Table 4): topics, documents, sentences, mentions, singletons, clusters, and
   event/entity clusters where entity types say so (a type starting with "ev" counts as an event).
 
@@ -34,6 +36,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from harmonize.converters.surface import document_text
 from harmonize.io import paused_gc
 from harmonize.schemas.heads import ud_head
 from harmonize.schemas.model import Corpus, Document, Mention
@@ -50,6 +53,7 @@ class Counts:
     documents: int = 0
     sentences: int = 0
     words: int = 0
+    whitespace_words: int = 0  # of the text the tokens spell (RuCoCo counts words so)
     zeros: int = 0
     topics: set = field(default_factory=set)
     entity_lengths: list[int] = field(default_factory=list)
@@ -120,8 +124,10 @@ def _count(document: Document, group: Counts, singletons: bool) -> None:
         zeros = sum(1 for node in sentence.nodes if "." in node.id)
         group.zeros += zeros
         group.words += len(sentence.nodes) - zeros
-    plural = {id(s.entity) for s in document.split_antecedents}
-    antecedents = {id(a) for s in document.split_antecedents for a in s.antecedents}
+    group.whitespace_words += len(document_text(document).text.split())
+    parts = document.inclusions()
+    plural = {id(whole) for whole in parts}
+    antecedents = {id(part) for listed in parts.values() for part in listed}
     for entity in document.entities:
         size = len(entity.mentions)
         group.all_entities += 1
@@ -144,7 +150,8 @@ def _count(document: Document, group: Counts, singletons: bool) -> None:
             group.with_gap += gap
             group.discontinuous += gap
             parents = [w.parent for w in words]
-            group.non_treelet += not _is_treelet(mention, parents)
+            if any(w.head != "_" for w in words):  # without a tree, a treelet is undefined
+                group.non_treelet += not _is_treelet(mention, parents)
             head = mention.head
             if head is None:
                 head = ud_head(mention, parents)
@@ -206,7 +213,7 @@ def _rows(groups: dict[str, Counts]) -> dict[str, list[dict]]:
             "clusters": entities,
         })
         tables["split_antecedents"].append({
-            "group": name, "words": words, "mentions": mentions, "entities": entities,
+            "group": name, "whitespace_words": g.whitespace_words, "mentions": mentions, "entities": entities,
             "plural_anaphors": g.plural_anaphors, "plural_anaphors_pct": _pct(g.plural_anaphors, entities),
             "split_antecedents": g.split_antecedents, "split_antecedents_pct": _pct(g.split_antecedents, entities),
         })
