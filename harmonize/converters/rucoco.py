@@ -13,8 +13,9 @@ Model mapping:
   join a headline to the first sentence under it. Every mention edge is made a token edge: under the default
   alignment ``split``, a token with a mention edge inside it is cut there (counted); ``strict`` makes such an edge
   an error, ``contract`` and ``expand`` keep razdel's tokens and move the edge to the tokens inside or overlapping
-  the span (counted), as spaCy's ``Doc.char_span`` alignment modes do. An edge on whitespace moves to the nearest
-  character of the span (counted): tokens hold no whitespace.
+  the span (counted), as spaCy's ``Doc.char_span`` alignment modes do. Tokens hold no whitespace: a span that
+  starts or ends on whitespace (a mention ending in a newline run) covers the tokens inside, and the mention
+  attribute ``edgespace`` ("0,2") keeps how far it reaches beyond them (counted).
 * A mention over a sentence break joins the sentences it spans into one (counted), as CorefUD mentions lie in one
   sentence.
 * Every character stays: ``SpaceAfter=No``, UD's ``SpacesAfter`` (newlines) and ``SpacesBefore`` (whitespace
@@ -50,6 +51,10 @@ from harmonize.schemas.model import INCLUDES, CommentSlot, Corpus, Document, Ent
 
 _SECTION = re.compile(r"\d{4}_([A-Za-z]+)_")
 _BREAK = re.compile(r"\s*\n\s*")  # whitespace holding a newline: a paragraph break
+# Mention attribute: how many whitespace characters a span takes before its first and after its last token
+# ("0,2" for a mention ending in a newline run), so that the writer gives back the exact offsets.
+EDGE_SPACE = "edgespace"
+_EDGE_SPACE_VALUE = re.compile(r"(\d+),(\d+)")
 
 CharSpan = tuple[int, int]
 
@@ -118,6 +123,9 @@ def parse_annotation(data: str, problems: Problems) -> Annotation:
     entities = [_entity_spans(raw, e, text, problems) for e, raw in enumerate(raw_entities)]
     includes = [_children(raw, e, len(entities), problems) for e, raw in enumerate(raw_includes)]
     _break_cycles(includes, problems)
+    if any(spans != sorted(spans) for spans in entities) or entities != sorted(entities, key=sorted):
+        problems.report.add("entities or spans not in RuCoCo's order (written back sorted, as the corpus files are)",
+                            problems.path)
     return Annotation(text, entities, includes)
 
 
@@ -190,6 +198,8 @@ def build_document(annotation: Annotation, name: str, problems: Problems, alignm
     """The model of one checked text: razdel's sentences and tokens, cut at mention edges, and the coreference."""
     text = annotation.text
     spans = {span: _trimmed(span, text, problems) for spans in annotation.entities for span in spans}
+    edge_space = {span: f"{trimmed[0] - span[0]},{span[1] - trimmed[1]}" for span, trimmed in spans.items()
+                  if trimmed != span}
     sentences, paragraph_starts = _sentences(text)
     tokens = [token for sentence in sentences for token in sentence]
     if alignment == "split":
@@ -211,20 +221,20 @@ def build_document(annotation: Annotation, name: str, problems: Problems, alignm
             node.start_char, node.end_char = start, end
             node_at[start, end] = node
     _spacing(document, text)
-    _coreference(document, annotation, placed, node_at, problems)
+    _coreference(document, annotation, placed, node_at, edge_space, problems)
     return document
 
 
 def _trimmed(span: CharSpan, text: str, problems: Problems) -> CharSpan:
-    """The span without whitespace at its edges (tokens hold none); a move is counted."""
+    """The span without whitespace at its edges (tokens hold none; the mention attribute EDGE_SPACE keeps it)."""
     start, end = span
     while text[start].isspace():
         start += 1
     while text[end - 1].isspace():
         end -= 1
     if (start, end) != span:
-        problems.report.add("mention edge on whitespace (moved to the span's first or last character)",
-                            f"{problems.path}: {list(span)} -> {[start, end]}")
+        problems.report.add(f"mention edge on whitespace (kept in the mention attribute {EDGE_SPACE})",
+                            f"{problems.path}: {list(span)} {text[span[0]:span[1]]!r}")
     return start, end
 
 
@@ -363,16 +373,17 @@ def _spacing(document: Document, text: str) -> None:
 
 
 def _coreference(document: Document, annotation: Annotation, placed: dict[CharSpan, list[CharSpan] | None],
-                 node_at: dict[CharSpan, Node], problems: Problems) -> None:
+                 node_at: dict[CharSpan, Node], edge_space: dict[CharSpan, str], problems: Problems) -> None:
     entities: list[Entity | None] = []
     for index, spans in enumerate(annotation.entities):
-        words = [[node_at[t] for t in covered] for span in spans if (covered := placed[span])]
-        if not words:
+        kept = [span for span in spans if placed[span]]
+        if not kept:
             entities.append(None)
             continue
         entity = document.new_entity(f"e{index + 1}")
-        for nodes in words:
-            document.add_mention(entity, nodes)
+        for span in kept:
+            attrs = {EDGE_SPACE: edge_space[span]} if span in edge_space else {}
+            document.add_mention(entity, [node_at[t] for t in placed[span]], **attrs)  # type: ignore[union-attr]
         entities.append(entity)
     for parent_index, children in enumerate(annotation.includes):
         parent = entities[parent_index]
@@ -447,7 +458,17 @@ def _mention_span(mention, offsets: dict[Node, CharSpan], report: Report, docume
         report.add("empty nodes of a mention left out (no characters)", f"{document_id}: {mention.text!r}")
     if mention.is_discontinuous:
         report.add("discontinuous mention written as its whole extent", f"{document_id}: {mention.text!r}")
-    return offsets[words[0]][0], offsets[words[-1]][1]
+    for name in mention.attrs.keys() - {EDGE_SPACE}:
+        report.add("mention attribute not written (RuCoCo has none)", f"{document_id}: {name}")
+    if mention.head is not None and len(mention.words) > 1:
+        report.add("mention head not written (RuCoCo has none)", f"{document_id}: {mention.text!r}")
+    start, end = offsets[words[0]][0], offsets[words[-1]][1]
+    edge = _EDGE_SPACE_VALUE.fullmatch(mention.attrs.get(EDGE_SPACE, "0,0"))
+    if edge is None:
+        report.add(f"mention attribute {EDGE_SPACE} not two counts (left out)",
+                   f"{document_id}: {mention.attrs[EDGE_SPACE]!r}")
+        return start, end
+    return start - int(edge.group(1)), end + int(edge.group(2))
 
 
 def write_rucoco(corpus: Corpus, out: str | Path, report: Report | None = None) -> None:
