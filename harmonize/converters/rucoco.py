@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -205,7 +206,8 @@ def build_document(annotation: Annotation, name: str, problems: Problems, alignm
     if alignment == "split":
         tokens = _cut(tokens, {edge for span in spans.values() for edge in span}, problems)
     sentences = _regroup(tokens, sentences)
-    placed = {span: _align(trimmed, tokens, alignment, problems) for span, trimmed in spans.items()}
+    starts = [token[0] for token in tokens]
+    placed = {span: _align(trimmed, tokens, starts, alignment, problems) for span, trimmed in spans.items()}
     sentences, paragraph_starts = _join_for_mentions(sentences, paragraph_starts, placed, problems)
 
     match = _SECTION.match(name)
@@ -266,8 +268,9 @@ def _covering(tokens: list[CharSpan], start: int, end: int, text: str) -> list[C
     result: list[CharSpan] = []
     position = start
     for token in [*tokens, (end, end)]:
-        for run in re.finditer(r"\S+", text[position:token[0]]):
-            result.append((position + run.start(), position + run.end()))
+        if token[0] > position and not text[position:token[0]].isspace():
+            result.extend((position + run.start(), position + run.end())
+                          for run in re.finditer(r"\S+", text[position:token[0]]))
         if token[0] < token[1]:
             result.append(token)
         position = max(position, token[1])
@@ -276,9 +279,10 @@ def _covering(tokens: list[CharSpan], start: int, end: int, text: str) -> list[C
 
 def _cut(tokens: list[CharSpan], edges: set[int], problems: Problems) -> list[CharSpan]:
     """Tokens cut at every mention edge inside them (counted per token cut)."""
+    ordered = sorted(edges)
     result: list[CharSpan] = []
     for start, end in tokens:
-        inside = sorted(e for e in edges if start < e < end) if end - start > 1 else []
+        inside = ordered[bisect_right(ordered, start):bisect_left(ordered, end)]
         if not inside:
             result.append((start, end))
             continue
@@ -303,11 +307,10 @@ def _regroup(tokens: list[CharSpan], sentences: list[list[CharSpan]]) -> list[li
     return groups
 
 
-def _align(span: CharSpan, tokens: list[CharSpan], alignment: str, problems: Problems) -> list[CharSpan] | None:
-    """The tokens a mention covers under the alignment policy, or None (dropped, counted or an error)."""
-    from bisect import bisect_left, bisect_right
-
-    starts = [t[0] for t in tokens]
+def _align(span: CharSpan, tokens: list[CharSpan], starts: list[int], alignment: str, problems: Problems
+           ) -> list[CharSpan] | None:
+    """The tokens a mention covers under the alignment policy (``starts``: each token's start), or None (dropped,
+    counted or an error)."""
     first = bisect_right(starts, span[0]) - 1  # the token holding the start
     last = bisect_left(starts, span[1]) - 1  # the token holding the last character
     first = max(first, 0)
