@@ -107,7 +107,8 @@ def score(
     as_json: Annotated[bool, typer.Option("--json", help="Print fractions in [0, 1] as JSON.")] = False,
     ignore_forms: Annotated[bool, typer.Option(help="Align tokens by position only, not by form.")] = False,
     cross_document: Annotated[str | None, typer.Option(
-        help="Score entities across documents (ECB+): 'corpus' as one partition, or per 'topic'.")] = None,
+        help="Score entities across documents (ECB+): 'corpus' as one partition, per 'topic' or per "
+             "'subtopic'.")] = None,
     split_antecedents: Annotated[bool, typer.Option(
         help="Add split antecedents (RuCoCo includes) to LEA as the RuCoCo-2023 evaluation does.")] = False,
     per_document: Annotated[bool, typer.Option(

@@ -6,6 +6,7 @@ from types import ModuleType
 from harmonize.converters.choices import (
     CONLL2012_LAYOUTS,
     DISCONTINUOUS_POLICIES,
+    ECBPLUS_SENTENCES,
     MMAX2_CROSS_SENTENCE,
     MMAX2_EMPTY,
     RUCOCO_ALIGNMENTS,
@@ -133,6 +134,37 @@ register(
         find=lambda folder: _module("rucoco").json_files(folder),
         score_reader=lambda path: _module("rucoco").scored_rucoco(path),
         writes_per_document=True,
+    )
+)
+
+register(
+    Format(
+        name="ecbplus",
+        summary="ECB+ CAT XML (topic folders of N_Mecb.xml / N_Mecbplus.xml; cross-document event and entity chains)",
+        extension=".xml",
+        reader=lambda path, lenient, report, cross_sentence="first-part", sentences="all", sentences_csv="": _module(
+            "ecbplus").read_ecbplus(path, lenient, report, cross_sentence, sentences, sentences_csv),
+        reader_options={
+            "cross_sentence": (MMAX2_CROSS_SENTENCE, ("a mention over several sentences: keep its first sentence's "
+                                                      "words, each sentence's words, or drop it")),
+            "sentences": (ECBPLUS_SENTENCES, ("read the mentions of every sentence, or of the validated ones "
+                                              "(ECBplus_coreference_sentences.csv; documents without one left out)")),
+            "sentences_csv": ((), "where ECBplus_coreference_sentences.csv is (default: beside the input or above)"),
+        },
+        find=lambda folder: _module("ecbplus").topic_folders(folder),
+    )
+)
+
+register(
+    Format(
+        name="mentions-json",
+        summary="ariecattan/coref mention lists: NAME_event_gold_mentions.json, NAME_entity_gold_mentions.json, "
+                "NAME_text.txt",
+        extension="",
+        writer=lambda corpus, path, report, name="corpus": _module("ecbplus").write_mentions_json(
+            corpus, path, report, name),
+        options={"name": ((), "the prefix of the three files (default: corpus)")},
+        writes_per_document=False,
     )
 )
 

@@ -13,3 +13,5 @@ MMAX2_EMPTY = ("keep", "drop")
 # How RuCoCo character spans meet tokens: cut tokens at mention edges, refuse edges inside tokens, or move them to
 # the tokens inside or overlapping the span (spaCy's Doc.char_span alignment modes).
 RUCOCO_ALIGNMENTS = ("split", "strict", "contract", "expand")
+# Which ECB+ sentences' mentions are read: all, or those the annotators validated (the usual evaluation).
+ECBPLUS_SENTENCES = ("all", "validated")

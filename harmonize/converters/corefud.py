@@ -54,8 +54,11 @@ COREF_KEYS = ("Entity", "Bridge", "SplitAnte")
 DEFAULT_ENTITY_FIELDS = ("eid", "etype", "head", "other")
 EID_FIELDS = ("eid", "GRP")
 ETYPE_FIELDS = ("etype", "entity")
-# Entity-level fields besides the type: GUM's identity (Wikipedia name), PCC's dominant (the entity's name).
-ENTITY_LEVEL_FIELDS = ("identity", "dominant")
+# Entity-level fields besides the type: GUM's identity (Wikipedia name), PCC's dominant (the entity's name), ECB+'s
+# descriptor (its instance's TAG_DESCRIPTOR).
+ENTITY_LEVEL_FIELDS = ("identity", "dominant", "descriptor")
+# Document fields read from `# meta::KEY = value` comments (and written so where the document has them).
+_DOCUMENT_META = {"meta::genre": "genre", "meta::topic": "topic", "meta::subtopic": "subtopic"}
 
 _EMPTY_ID = re.compile(r"(0|[1-9][0-9]*)\.[1-9][0-9]*\Z")
 _MULTIWORD_ID = re.compile(r"([1-9][0-9]*)-([1-9][0-9]*)\Z")
@@ -376,8 +379,8 @@ class _Reader:
             sentence.speaker = value
             sentence.comments.append(CommentSlot.SPEAKER if line == f"# speaker = {value}" else line)
         else:
-            if key == "meta::genre" and self.document is not None:
-                self.document.genre = value
+            if key in _DOCUMENT_META and self.document is not None:
+                setattr(self.document, _DOCUMENT_META[key], value)
             sentence.comments.append(line)
 
     # -- coreference ---------------------------------------------------------------------------------------------
@@ -794,6 +797,16 @@ def _document_comments(
     if fields is not None and fields != fields_in_force and not has_header:
         at = next((i + 1 for i, c in enumerate(comments) if c is CommentSlot.NEWDOC), 0)
         comments.insert(at, CommentSlot.GLOBAL_ENTITY)
+    # Topic and subtopic (ECB+) as document metadata, read back by the reader: added where the document has them
+    # and its comments do not say them yet.
+    for name in ("topic", "subtopic"):
+        value = getattr(document, name)
+        prefix = f"# meta::{name} ="
+        if value is None or any(isinstance(c, str) and c.startswith(prefix) for c in comments):
+            continue
+        at = max((i + 1 for i, c in enumerate(comments) if c in (CommentSlot.NEWDOC, CommentSlot.GLOBAL_ENTITY)
+                  or (isinstance(c, str) and c.startswith(("# newdoc", "# global.Entity", "# meta::")))), default=0)
+        comments.insert(at, f"{prefix} {value}")
     return comments
 
 

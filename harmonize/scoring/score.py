@@ -74,6 +74,7 @@ class ScoredDocument:
     entities: dict[str, list[Span]]
     relations: list[SplitRelation]
     duplicates: int
+    subtopic: str | None = None
 
 
 def scored_documents(corpus: Corpus, mode: str = "exact", forms: bool = True) -> list[ScoredDocument]:
@@ -84,7 +85,8 @@ def scored_documents(corpus: Corpus, mode: str = "exact", forms: bool = True) ->
                  if "." not in n.id]
         entities, duplicates = entity_spans(document, mode != "exact")
         relations = [(whole.id, [part.id for part in parts]) for whole, parts in document.inclusions().items()]
-        result.append(ScoredDocument(document.id, document.topic, words, entities, relations, duplicates))
+        result.append(ScoredDocument(document.id, document.topic, words, entities, relations, duplicates,
+                                     document.subtopic))
     return result
 
 
@@ -298,16 +300,18 @@ def _part_links(entities: dict[str, list[Span]], children: dict[str, set[Span]],
 
 def partitions(pairs: list[tuple[ScoredDocument, ScoredDocument]], cross_document: str | None):
     """Groups of (key, response) document pairs scored as one partition: each document alone, or (cross-document
-    scoring, as for ECB+) the whole corpus or each topic, where an entity id names one entity across documents."""
+    scoring, as for ECB+) the whole corpus, each topic or each subtopic, where an entity id names one entity across
+    documents (Cattan et al. 2021 compare these settings)."""
     if cross_document is None:
         return [[pair] for pair in pairs]
     if cross_document == "corpus":
         return [pairs]
-    if cross_document != "topic":
-        raise HarmonizeError(f"unknown cross-document grouping {cross_document!r}: corpus or topic")
-    groups: dict[str | None, list[tuple[ScoredDocument, ScoredDocument]]] = {}
+    if cross_document not in ("topic", "subtopic"):
+        raise HarmonizeError(f"unknown cross-document grouping {cross_document!r}: corpus, topic or subtopic")
+    groups: dict[tuple, list[tuple[ScoredDocument, ScoredDocument]]] = {}
     for pair in pairs:
-        groups.setdefault(pair[0].topic, []).append(pair)
+        key = (pair[0].topic,) if cross_document == "topic" else (pair[0].topic, pair[0].subtopic)
+        groups.setdefault(key, []).append(pair)
     return list(groups.values())
 
 
@@ -453,6 +457,7 @@ def score_documents(
                         (key_entities, key_relations), (response_entities, response_relations), every_matched)
             scores[name] = result
             totals[name] = totals[name] + result if name in totals else result  # type: ignore[operator]
-        label = group[0][0].id if len(group) == 1 else (group[0][0].topic or "corpus")
+        label = group[0][0].id if cross_document is None else "corpus" if cross_document == "corpus" else (
+            group[0][0].subtopic if cross_document == "subtopic" else group[0][0].topic) or "(none)"
         per_partition.append((str(label), scores))
     return CorpusScore(totals, len(pairs), duplicates, per_partition)

@@ -20,8 +20,11 @@ Tables (one row per group, a row "all" without grouping; percentages are 0-100):
   the tokens spell, as RuCoCo counts them), mentions, entities, plural_anaphors (entities with parts: split
   antecedents or an ``includes`` bridge; the paper's "PA entities") and their share, split_antecedents (distinct
   entities that are a part of one; "APA entities") and their share.
-* ``cross_document`` (ECB+ Table 4): topics, documents, sentences, mentions, singletons, clusters, and
-  event/entity clusters where entity types say so (a type starting with "ev" counts as an event).
+* ``cross_document`` (Cattan et al. 2021, Table 4, ECB+): topics, documents, sentences, annotated_sentences (with a
+  mention), mentions, singletons and clusters (chains of two mentions or more, as the table counts them), each also
+  for events and entities where mention types say so (a type starting with "ev" is an event). A chain is an entity
+  id across the documents of the group where documents have topics (cross-document corpora), else within its
+  document; all mentions count, singletons included, whatever ``singletons`` says.
 
 Heads are the annotated ones; where a mention has none they are computed from the dependency tree as udapi's
 ``corefud.MoveHead`` does (:mod:`harmonize.schemas.heads`), and ``heads_from_tree`` in the result's attributes
@@ -52,6 +55,7 @@ class Counts:
 
     documents: int = 0
     sentences: int = 0
+    annotated_sentences: int = 0  # with a mention (ECB+ annotates a few sentences per document)
     words: int = 0
     whitespace_words: int = 0  # of the text the tokens spell (RuCoCo counts words so)
     zeros: int = 0
@@ -69,8 +73,8 @@ class Counts:
     heads_unknown: int = 0  # no annotated head and no tree to find one in
     plural_anaphors: int = 0
     split_antecedents: int = 0
-    events: int = 0
-    typed: int = 0
+    # (cross-document key, "event"|"entity"|"") -> mentions: one chain across the documents of a topic (ECB+)
+    chains: Counter = field(default_factory=Counter)
 
     def merge(self, other: Counts) -> None:
         for name, value in vars(other).items():
@@ -121,6 +125,7 @@ def _count(document: Document, group: Counts, singletons: bool) -> None:
         group.topics.add(document.topic)
     for sentence in document.sentences:
         group.sentences += 1
+        group.annotated_sentences += any(node.mentions for node in sentence.nodes)
         zeros = sum(1 for node in sentence.nodes if "." in node.id)
         group.zeros += zeros
         group.words += len(sentence.nodes) - zeros
@@ -128,7 +133,13 @@ def _count(document: Document, group: Counts, singletons: bool) -> None:
     parts = document.inclusions()
     plural = {id(whole) for whole in parts}
     antecedents = {id(part) for listed in parts.values() for part in listed}
+    # An entity id names one chain across the documents of the group where documents have topics (cross-document
+    # corpora, as the scorer's --cross-document reads ids), else within its document.
+    scope = None if document.topic is not None else document.id
     for entity in document.entities:
+        for mention in entity.mentions:
+            kind = mention.entity_type or ""
+            group.chains[scope, entity.id, "event" if kind.lower().startswith("ev") else "entity" if kind else ""] += 1
         size = len(entity.mentions)
         group.all_entities += 1
         if size == 1:
@@ -138,9 +149,6 @@ def _count(document: Document, group: Counts, singletons: bool) -> None:
         group.entity_lengths.append(size)
         group.plural_anaphors += id(entity) in plural
         group.split_antecedents += id(entity) in antecedents
-        if entity.type:
-            group.typed += 1
-            group.events += entity.type.lower().startswith("ev")
         for mention in entity.mentions:
             words = mention.words
             non_empty = sum(1 for w in words if not w.is_empty)
@@ -217,11 +225,23 @@ def _rows(groups: dict[str, Counts]) -> dict[str, list[dict]]:
             "plural_anaphors": g.plural_anaphors, "plural_anaphors_pct": _pct(g.plural_anaphors, entities),
             "split_antecedents": g.split_antecedents, "split_antecedents_pct": _pct(g.split_antecedents, entities),
         })
+        chains = g.chains
+        typed = any(kind for _, _, kind in chains)
+
+        def by_kind(kind: str, test: Callable[[int], bool], weight: bool = False) -> int:
+            return sum(n if weight else 1 for (_, _, k), n in chains.items() if k == kind and test(n))
+
         tables["cross_document"].append({
             "group": name, "topics": len(g.topics), "documents": g.documents, "sentences": g.sentences,
-            "mentions": mentions, "singletons": g.singletons, "clusters": entities,
-            "event_clusters": g.events if g.typed else None,
-            "entity_clusters": g.typed - g.events if g.typed else None,
+            "annotated_sentences": g.annotated_sentences, "mentions": sum(chains.values()),
+            "singletons": sum(1 for n in chains.values() if n == 1),
+            "clusters": sum(1 for n in chains.values() if n > 1),
+            "event_mentions": by_kind("event", bool, True) if typed else None,
+            "entity_mentions": by_kind("entity", bool, True) if typed else None,
+            "event_singletons": by_kind("event", lambda n: n == 1) if typed else None,
+            "entity_singletons": by_kind("entity", lambda n: n == 1) if typed else None,
+            "event_clusters": by_kind("event", lambda n: n > 1) if typed else None,
+            "entity_clusters": by_kind("entity", lambda n: n > 1) if typed else None,
         })
     return tables
 
