@@ -75,6 +75,9 @@ def convert(
     if rules is not None and rules not in RULES:
         raise HarmonizeError(f"no rules {rules!r}; available: {', '.join(RULES)}")
     files = input_files([Path(p) for p in inputs], reader, sample)
+    if writer.joins_inputs:
+        return _convert_joined(files, Path(output), reader, writer, lenient, checked_options, rules,
+                               checked_read_options)
     planned = plan_outputs(files, Path(output), reader, writer)
     workers = jobs or os.cpu_count() or 1
     result = Conversion(planned)
@@ -102,6 +105,24 @@ def convert(
                     raise
             result.reports = {str(i): result.reports[str(i)] for i, _ in planned}  # input order
     return result
+
+
+def _convert_joined(files: list[Path], output: Path, reader: Format, writer: Format, lenient: bool,
+                    options: dict[str, str], rules: str | None, read_options: dict[str, str]) -> Conversion:
+    """Every input read into one corpus, ruled, and written once (a writer of one set of files for a corpus)."""
+    from harmonize.rules import RULES
+    from harmonize.schemas.model import Corpus
+
+    reports = {str(path): Report() for path in files}
+    corpus = Corpus()
+    for path in files:
+        corpus.documents.extend(reader.read(path, lenient, reports[str(path)], read_options).documents)
+    written = Report()
+    if rules is not None:
+        RULES[rules](corpus, written)
+    writer.writer(corpus, output, written, **options)  # type: ignore[misc]
+    reports[str(output)] = written
+    return Conversion([(path, output) for path in files], reports)
 
 
 def convert_file(

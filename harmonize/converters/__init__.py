@@ -164,7 +164,7 @@ register(
         writer=lambda corpus, path, report, name="corpus": _module("ecbplus").write_mentions_json(
             corpus, path, report, name),
         options={"name": ((), "the prefix of the three files (default: corpus)")},
-        writes_per_document=False,
+        joins_inputs=True,
     )
 )
 

@@ -39,6 +39,8 @@ class Format:
     score_reader: Callable[[Path], list] | None = None
     # The writer takes an output folder and writes one file or folder per document in it (TEI layers, RuCoCo JSON).
     writes_per_document: bool = False
+    # The writer takes every input's documents at once and writes one set of files for them all (mention lists).
+    joins_inputs: bool = False
 
     def takes(self, path: Path) -> bool:
         return path.name.endswith(self.accepts or (self.extension,))
