@@ -25,9 +25,9 @@ Model mapping:
   every document of the corpus; an ``INTRA_DOC_COREF`` chain is ``INTRA_<r_id>_<doc>.xml``; a mention in no
   relation is the singleton ``Singleton_<TAG[:3]>_<m_id>_<doc>.xml`` (the ids of ariecattan/coref's
   preprocessing). The entity type is ``event`` for ACTION and NEG tags, else the family (``human``, ``nonhuman``,
-  ``loc``, ``time``), from the chain's instance markable where its tag is known (``UNKNOWN_INSTANCE_TAG`` is
-  counted), else from its first mention; a mention of another family keeps its own type (a chain mixing LOC and
-  ACTION sources, a real quirk, is read and counted). The instance's ``TAG_DESCRIPTOR`` is the entity attribute
+  ``loc``, ``time``), of the chain's first mention in the document (what a CorefUD entity holds); a mention of
+  another family keeps its own type (a chain mixing LOC and ACTION sources, a real quirk, is read and counted), and
+  so is an instance markable of another type or ``UNKNOWN_INSTANCE_TAG``. The instance's ``TAG_DESCRIPTOR`` is the entity attribute
   ``descriptor``.
 * A mention over a sentence break follows ``cross_sentence`` as for MMAX2: ``first-part`` keeps its words in its
   first sentence, ``parts`` makes each sentence's words a mention of the entity, ``drop`` leaves it out; counted.
@@ -58,6 +58,7 @@ from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Node,
 SENTENCES_CSV = "ECBplus_coreference_sentences.csv"
 EVENT_FAMILIES = ("ACTION", "NEG")
 _DOCUMENT_NAME = re.compile(r"(\d+)_(\d+)(ecbplus|ecb)\.xml\Z")
+_CONTROL_SPACE = re.compile(r"[\t\n\r]+")
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True,
                           remove_comments=True)
 _FAMILIES = (("NON_HUMAN", "nonhuman"), ("HUMAN", "human"), ("ACTION", "event"), ("NEG", "event"), ("LOC", "loc"),
@@ -213,7 +214,12 @@ class _DocumentReader:
                 self.problem(token.sourceline, "token without t_id, sentence or number", etree.tostring(
                     token, encoding="unicode").strip()[:80])
                 continue
-            rows.append((int(sentence), int(number), t_id, token.text or "", token.sourceline))
+            text = token.text or ""
+            form = _CONTROL_SPACE.sub(" ", text.strip())
+            if form != text:
+                self.problem.report.add("token text with whitespace at its edges or tabs (trimmed)",
+                                        f"{self.path}:{token.sourceline}: {text!r}")
+            rows.append((int(sentence), int(number), t_id, form, token.sourceline))
         rows.sort(key=lambda row: (row[0], row[1]))
         nodes: dict[str, Node] = {}
         sentence: Sentence | None = None
@@ -306,13 +312,16 @@ class _DocumentReader:
         return (min(found) if found else (10**9, 0), -len(found))
 
     def _type(self, markable: _Markable, instance: _Markable | None) -> str | None:
-        if instance is not None:
-            if instance.tag == "UNKNOWN_INSTANCE_TAG":
-                self.problem.report.add("chain with an UNKNOWN_INSTANCE_TAG instance (typed by its first mention)",
-                                        f"{self.path}:{instance.line}: m_id={instance.id}")
-            elif family(instance.tag) is not None:
-                return family(instance.tag)
-        return family(markable.tag)
+        """The type of the first mention of a chain in the document (what a CorefUD entity can hold); an instance
+        of another type or of no known tag is counted."""
+        own = family(markable.tag)
+        if instance is not None and instance.tag == "UNKNOWN_INSTANCE_TAG":
+            self.problem.report.add("chain with an UNKNOWN_INSTANCE_TAG instance (typed by its first mention)",
+                                    f"{self.path}:{instance.line}: m_id={instance.id}")
+        elif instance is not None and family(instance.tag) != own:
+            self.problem.report.add("chain's instance typed otherwise than its first mention here (typed by the "
+                                    "mention)", f"{self.path}:{instance.line}: {instance.tag} vs {markable.tag}")
+        return own
 
     def _words(self, markable: _Markable, nodes: dict[str, Node]) -> list[list[Node]]:
         """The mention's words per the cross-sentence policy: one list, several (parts), or none."""
@@ -323,7 +332,10 @@ class _DocumentReader:
                 self.problem(markable.line, "token anchor outside the document",
                              f"{markable.tag} m_id={markable.id} t_id={t_id}")
                 continue
-            if node not in words:
+            if node in words:
+                self.problem.report.add("token anchored twice in one markable (once)",
+                                        f"{self.path}:{markable.line}: m_id={markable.id} t_id={t_id}")
+            else:
                 words.append(node)
         if not words:
             return []
