@@ -194,7 +194,7 @@ class _DocumentReader:
             raise FormatError(str(self.path), None, str(error)) from None
         name = root.get("doc_name") or self.path.name
         match = _DOCUMENT_NAME.match(self.path.name) or _DOCUMENT_NAME.match(name)
-        stem = name[:-4] if name.endswith(".xml") else name
+        stem = name.removesuffix(".xml")
         document = Document(id=stem, language="en", source=str(self.path))
         if match:
             document.topic = match.group(1)

@@ -1,0 +1,82 @@
+"""Read the shared ECB+ topics (9 topics, 236 documents) and write them as CorefUD: tokens/s and peak memory next to
+lxml's bare parse of the same files, each contender in its own process, interleaved.
+
+    python benchmarks/ecbplus.py [--repeat 5] [--data ../shared/data]
+
+Contenders:
+  lxml parse   etree.parse of every document file
+  read         harmonize's reader, topic by topic (the model built and released)
+  cli          `harmonize convert ECB+ --from ecbplus --to corefud -o DIR` (one file per topic; process start included)
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import arguments, best_of, peak_mb
+
+CONTENDERS = ["lxml parse", "read", "cli"]
+
+
+def release(data: Path) -> Path:
+    folder = data / "ecbplus" / "ECB+"
+    if not folder.is_dir():
+        sys.exit(f"benchmark data not found: {folder} (set HARMONIZE_SHARED_DATA or --data)")
+    return folder
+
+
+def one(name: str, data: Path) -> None:
+    from lxml import etree
+
+    from harmonize.converters.ecbplus import document_files, read_ecbplus, topic_folders
+    from harmonize.io import paused_gc
+
+    folder = release(data)
+    out = Path(tempfile.mkdtemp(prefix="bench-ecbplus-"))
+    try:
+        start = time.perf_counter()
+        if name == "lxml parse":
+            for topic in topic_folders(folder):
+                for path in document_files(topic):
+                    etree.parse(str(path))
+        elif name == "read":
+            with paused_gc():
+                for topic in topic_folders(folder):
+                    read_ecbplus(topic).release()
+        else:
+            subprocess.run([str(Path(sys.executable).with_name("harmonize")), "convert", str(folder), "--from",
+                            "ecbplus", "--to", "corefud", "-o", str(out)], check=True, capture_output=True)
+        seconds = time.perf_counter() - start
+        print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children=name == "cli")}))
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def main() -> None:
+    args = arguments(__doc__).parse_args()
+    if args.one:
+        one(args.one, args.data)
+        return
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from harmonize.converters.ecbplus import read_ecbplus
+
+    corpus = read_ecbplus(release(args.data))
+    tokens = sum(len(s.nodes) for d in corpus for s in d.sentences)
+    projects = len(corpus.documents)
+    best = best_of(__file__, CONTENDERS, args.repeat, ["--data", str(args.data)], lambda r: r["seconds"])
+    floor = best["lxml parse"]["seconds"]
+    print(f"shared ECB+ topics: {projects} documents, {tokens:,} tokens; best and median of {args.repeat}")
+    print(f"{'contender':<12}{'best s':>8}{'median s':>10}{'tokens/s':>11}{'peak MB':>9}{'x lxml parse':>14}")
+    for name, result in best.items():
+        print(f"{name:<12}{result['seconds']:>8.3f}{result['median']:>10.3f}{tokens / result['seconds']:>11,.0f}"
+              f"{result['peak_mb']:>9.0f}{result['seconds'] / floor:>14.2f}")
+
+
+if __name__ == "__main__":
+    main()
