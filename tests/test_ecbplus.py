@@ -160,3 +160,21 @@ def test_bad_input_names_file_line_and_reason_and_lenient_counts_it(tmp_path: Pa
         report = Report()
         read_ecbplus(path, lenient=True, report=report)
         assert report.counts[reason] == 1
+
+
+def test_conll2012_numbers_clusters_across_the_documents_of_a_file() -> None:
+    from harmonize.converters.conll2012 import format_conll2012, parse_conll2012
+
+    corpus = read_ecbplus(shared("ecbplus", "ECB+", "1"))
+    back = parse_conll2012(format_conll2012(corpus, Report(), discontinuous="span"))
+    numbers: dict[str, set[str]] = {}  # instance id -> the cluster numbers it got in the documents
+    for ours, theirs in zip(corpus.documents, back.documents):
+        by_words = {tuple((w.sentence.index, w.id) for w in m.words): m.entity.id for e in theirs.entities
+                    for m in e.mentions}
+        for entity in ours.entities:
+            for mention in entity.mentions:
+                key = tuple((w.sentence.index, w.id) for w in mention.words)
+                if key in by_words and not entity.id.startswith(("INTRA_", "Singleton_")):
+                    numbers.setdefault(entity.id, set()).add(by_words[key])
+    assert numbers and all(len(found) == 1 for found in numbers.values())
+    assert len({next(iter(found)) for found in numbers.values()}) == len(numbers)

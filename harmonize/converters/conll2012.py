@@ -407,10 +407,11 @@ def format_conll2012(
         raise ValueError(f"unknown CoNLL-2012 layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
     report = report if report is not None else Report()
     lines: list[str] = []
+    shared = _cross_document_numbers(corpus)
     with paused_gc():
         for number, document in enumerate(corpus.documents):
             meta = document.meta.get("conll2012") if layout is None else None
-            _Writer(document, number, meta, layout or "ontonotes", discontinuous, report).write(lines)
+            _Writer(document, number, meta, layout or "ontonotes", discontinuous, report, shared).write(lines)
     corpus_meta = corpus.meta.get("conll2012", {}) if layout is None else {}
     lines.extend(corpus_meta.get("after", []))
     text = "\n".join(lines)
@@ -420,9 +421,10 @@ def format_conll2012(
 class _Writer:
     def __init__(
         self, document: Document, number: int, meta: dict[str, Any] | None, layout: str, discontinuous: str,
-        report: Report,
+        report: Report, shared_numbers: dict[str, str] | None = None,
     ) -> None:
         self.document = document
+        self.shared_numbers = shared_numbers
         self.meta = meta
         self.layout = layout
         self.report = report
@@ -522,6 +524,8 @@ class _Writer:
         entities = self.document.entities
         if self.verbatim_labels:
             numbers = [entity.id for entity in entities]
+        elif self.shared_numbers is not None:
+            numbers = [self.shared_numbers[entity.id] for entity in entities]
         else:
             numbers = _numbers(entities)
         labels = {}
@@ -618,6 +622,18 @@ def _name_and_part(document: Document, number: int) -> tuple[str, str]:
 def _column_value(value: str) -> str:
     """Columns are split at whitespace: a value with spaces keeps them as underscores."""
     return "_".join(value.split()) if value.strip() else "_"
+
+
+def _cross_document_numbers(corpus: Corpus) -> dict[str, str] | None:
+    """Where documents have topics (ECB+), an entity id names one entity across documents: one cluster number per
+    id over the whole file, in order of first appearance, as cross-document systems read CoNLL-2012 (numeric ids
+    are kept when all are numbers). None for other corpora (numbers per document)."""
+    if not any(document.topic is not None for document in corpus.documents):
+        return None
+    ids = list(dict.fromkeys(entity.id for document in corpus.documents for entity in document.entities))
+    if all(i.isdigit() for i in ids):
+        return {i: i for i in ids}
+    return {i: str(n) for n, i in enumerate(ids)}
 
 
 def _numbers(entities: list[Entity]) -> list[str]:
