@@ -37,6 +37,21 @@ def count_words(files: list[Path]) -> int:
     return total
 
 
+def harmonize_command() -> str:
+    """The installed ``harmonize`` script beside this Python (benchmarks time it as users run it)."""
+    return str(Path(sys.executable).with_name("harmonize"))
+
+
+def print_throughput(best: dict[str, dict], tokens: int, floor: str) -> None:
+    """One row per contender: best and median seconds, tokens/s, peak MB and the ratio to the ``floor`` contender."""
+    width = max(len(name) for name in best) + 2
+    ratio = f"x {floor}"
+    print(f"{'contender':<{width}}{'best s':>8}{'median s':>10}{'tokens/s':>11}{'peak MB':>9}{ratio:>{len(ratio) + 2}}")
+    for name, result in best.items():
+        print(f"{name:<{width}}{result['seconds']:>8.3f}{result['median']:>10.3f}{tokens / result['seconds']:>11,.0f}"
+              f"{result['peak_mb']:>9.0f}{result['seconds'] / best[floor]['seconds']:>{len(ratio) + 2}.2f}")
+
+
 def peak_mb(children: bool = False) -> float:
     """Peak resident memory of this process, or of its finished children."""
     who = resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF

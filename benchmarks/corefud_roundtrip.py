@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import arguments, best_of, count_words, peak_mb
+from common import arguments, best_of, count_words, harmonize_command, peak_mb
 
 
 def gum_files(data: Path) -> list[Path]:
@@ -38,7 +38,7 @@ def floor(source: Path, out: Path) -> None:
 
 
 def command(name: str, source: Path, out: Path) -> list[str]:
-    harmonize = str(Path(sys.executable).with_name("harmonize"))
+    harmonize = harmonize_command()
     return {
         "floor": [sys.executable, __file__, "--floor", str(source), str(out)],
         "harmonize": [harmonize, "convert", str(source), "--from", "corefud", "--to", "corefud", "-o", str(out)],

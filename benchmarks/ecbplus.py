@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import arguments, best_of, peak_mb
+from common import arguments, best_of, harmonize_command, peak_mb, print_throughput
 
 CONTENDERS = ["lxml parse", "read", "cli"]
 
@@ -50,7 +50,7 @@ def one(name: str, data: Path) -> None:
                 for topic in topic_folders(folder):
                     read_ecbplus(topic).release()
         else:
-            subprocess.run([str(Path(sys.executable).with_name("harmonize")), "convert", str(folder), "--from",
+            subprocess.run([harmonize_command(), "convert", str(folder), "--from",
                             "ecbplus", "--to", "corefud", "-o", str(out)], check=True, capture_output=True)
         seconds = time.perf_counter() - start
         print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children=name == "cli")}))
@@ -70,12 +70,8 @@ def main() -> None:
     tokens = sum(len(s.nodes) for d in corpus for s in d.sentences)
     projects = len(corpus.documents)
     best = best_of(__file__, CONTENDERS, args.repeat, ["--data", str(args.data)], lambda r: r["seconds"])
-    floor = best["lxml parse"]["seconds"]
     print(f"shared ECB+ topics: {projects} documents, {tokens:,} tokens; best and median of {args.repeat}")
-    print(f"{'contender':<12}{'best s':>8}{'median s':>10}{'tokens/s':>11}{'peak MB':>9}{'x lxml parse':>14}")
-    for name, result in best.items():
-        print(f"{name:<12}{result['seconds']:>8.3f}{result['median']:>10.3f}{tokens / result['seconds']:>11,.0f}"
-              f"{result['peak_mb']:>9.0f}{result['seconds'] / floor:>14.2f}")
+    print_throughput(best, tokens, "lxml parse")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import arguments, best_of, peak_mb
+from common import arguments, best_of, harmonize_command, peak_mb, print_throughput
 
 CONTENDERS = ["lxml parse", "read", "cli"]
 FOLDERS = ("parcorfull/news/EN", "parcorfull/news/DE", "potsdam_pcc2.2/coreference-mmax")
@@ -60,7 +60,7 @@ def one(name: str, data: Path) -> None:
                         read_mmax2(project, False, Report()).release()
         else:
             for number, folder in enumerate(folders(data)):
-                subprocess.run([str(Path(sys.executable).with_name("harmonize")), "convert", str(folder), "--from",
+                subprocess.run([harmonize_command(), "convert", str(folder), "--from",
                                 "mmax2", "--to", "corefud", "-o", str(out / str(number))], check=True,
                                capture_output=True)
         seconds = time.perf_counter() - start
@@ -80,12 +80,8 @@ def main() -> None:
     tokens = sum(len(s.nodes) for folder in folders(args.data) for d in read_mmax2(folder) for s in d.sentences)
     projects = sum(len(list(folder.rglob("*.mmax"))) for folder in folders(args.data))
     best = best_of(__file__, CONTENDERS, args.repeat, ["--data", str(args.data)], lambda r: r["seconds"])
-    floor = best["lxml parse"]["seconds"]
     print(f"shared MMAX2 projects: {projects} documents, {tokens:,} tokens; best and median of {args.repeat}")
-    print(f"{'contender':<12}{'best s':>8}{'median s':>10}{'tokens/s':>11}{'peak MB':>9}{'x lxml parse':>14}")
-    for name, result in best.items():
-        print(f"{name:<12}{result['seconds']:>8.3f}{result['median']:>10.3f}{tokens / result['seconds']:>11,.0f}"
-              f"{result['peak_mb']:>9.0f}{result['seconds'] / floor:>14.2f}")
+    print_throughput(best, tokens, "lxml parse")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import arguments, best_of, count_words, peak_mb
+from common import arguments, best_of, count_words, harmonize_command, peak_mb
 
 CONTENDERS = ["read", "read+rules", "read+rules+write", "cli"]
 
@@ -37,7 +37,7 @@ def one(name: str, release: Path) -> None:
     try:
         start = time.perf_counter()
         if name == "cli":
-            subprocess.run([str(Path(sys.executable).with_name("harmonize")), "convert", str(release), "--from", "gum",
+            subprocess.run([harmonize_command(), "convert", str(release), "--from", "gum",
                             "--to", "conll2012", "--rules", "ontogum", "-O", "layout=ontogum", "-o", str(out),
                             "--lenient"], check=True, capture_output=True)
         else:

@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from common import arguments, best_of, peak_mb
+from common import arguments, best_of, peak_mb, print_throughput
 
 CONTENDERS = ["json+razdel", "read", "roundtrip"]
 
@@ -75,13 +75,9 @@ def main() -> None:
     tokens = sum(len(s.nodes) for d in corpus for s in d.sentences)
     characters = sum(len(json.loads(p.read_text(encoding="utf-8"))["text"]) for p in files)
     best = best_of(__file__, CONTENDERS, args.repeat, ["--data", str(args.data)], lambda r: r["seconds"])
-    floor = best["json+razdel"]["seconds"]
     print(f"shared RuCoCo texts: {len(files)}, {characters:,} characters, {tokens:,} tokens; best and median of "
           f"{args.repeat}")
-    print(f"{'contender':<13}{'best s':>8}{'median s':>10}{'tokens/s':>11}{'peak MB':>9}{'x json+razdel':>15}")
-    for name, result in best.items():
-        print(f"{name:<13}{result['seconds']:>8.3f}{result['median']:>10.3f}{tokens / result['seconds']:>11,.0f}"
-              f"{result['peak_mb']:>9.0f}{result['seconds'] / floor:>15.2f}")
+    print_throughput(best, tokens, "json+razdel")
 
 
 if __name__ == "__main__":

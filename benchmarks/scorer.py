@@ -28,7 +28,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from common import arguments, best_of, count_words, peak_mb  # also puts the checkout on sys.path
+from common import arguments, best_of, count_words, harmonize_command, peak_mb  # also puts the checkout on sys.path
 
 from harmonize.converters.corefud import read_corefud, write_corefud
 from harmonize.converters.gum import read_splits
@@ -152,7 +152,7 @@ def command(name: str, work: Path) -> list[str]:
     tool, pair = name.rsplit("-", 1)
     files = [str(work / f"{pair}.conllu"), str(work / f"{pair}-response.conllu")]
     if tool == "harmonize":
-        return [str(Path(sys.executable).with_name("harmonize")), "score", *files, "--match", "exact", "--singletons"]
+        return [harmonize_command(), "score", *files, "--match", "exact", "--singletons"]
     arguments = shlex.split(os.environ.get("COREFUD_SCORER_ARGS", "-s -a exact"))
     return [sys.executable, os.environ["COREFUD_SCORER"], *files, *arguments]
 

@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import arguments, best_of, count_words, peak_mb
+from common import arguments, best_of, count_words, harmonize_command, peak_mb
 
 CONTENDERS = ["lxml parse", "read", "write", "cli"]
 
@@ -54,7 +54,7 @@ def one(name: str, corpus: Path) -> None:
                     write_tei(document, out, Report())
         else:
             start = time.perf_counter()
-            subprocess.run([str(Path(sys.executable).with_name("harmonize")), "convert", str(corpus), "--from", "tei",
+            subprocess.run([harmonize_command(), "convert", str(corpus), "--from", "tei",
                             "--to", "corefud", "-o", str(out)], check=True, capture_output=True)
         seconds = time.perf_counter() - start
         print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children=name == "cli")}))
