@@ -5,9 +5,11 @@ from types import ModuleType
 
 from harmonize.converters.choices import (
     CONLL2012_LAYOUTS,
+    CROSS_SENTENCE_HELP,
+    CROSS_SENTENCE_POLICIES,
+    DISCONTINUOUS_HELP,
     DISCONTINUOUS_POLICIES,
     ECBPLUS_SENTENCES,
-    MMAX2_CROSS_SENTENCE,
     MMAX2_EMPTY,
     RUCOCO_ALIGNMENTS,
     TEI_ZERO_POLICIES,
@@ -41,7 +43,7 @@ register(
             corpus, path, report, layout, discontinuous),
         options={
             "layout": (CONLL2012_LAYOUTS, "rewrite every document in this layout (default: as read, else ontonotes)"),
-            "discontinuous": (DISCONTINUOUS_POLICIES, "drop discontinuous mentions, keep the part with the head, or widen them over their gaps"),
+            "discontinuous": (DISCONTINUOUS_POLICIES, DISCONTINUOUS_HELP),
         },
         accepts=(".conll", "_conll", ".key", ".response"),
     )
@@ -66,7 +68,7 @@ register(
         writer=lambda corpus, path, report, discontinuous="drop", singletons="keep": _module(
             "jsonlines").write_jsonlines(corpus, path, report, discontinuous, singletons),
         options={
-            "discontinuous": (DISCONTINUOUS_POLICIES, "drop discontinuous mentions, keep the part with the head, or widen them over their gaps"),
+            "discontinuous": (DISCONTINUOUS_POLICIES, DISCONTINUOUS_HELP),
             "singletons": (("keep", "drop"), "keep one-mention clusters, or drop them"),
         },
         accepts=(".jsonlines", ".jsonl"),
@@ -111,8 +113,7 @@ register(
         reader_options={
             "level": ((), ("the levels whose markables are mentions, comma-separated (default: the levels whose "
                            "scheme declares a set or pointer attribute, and the levels pointed into)")),
-            "cross_sentence": (MMAX2_CROSS_SENTENCE, ("a markable over several sentences: keep its first "
-                                                      "sentence's words, each sentence's words, or drop it")),
+            "cross_sentence": (CROSS_SENTENCE_POLICIES, CROSS_SENTENCE_HELP),
             "empty": (MMAX2_EMPTY, "a markable outside every coreference set: a singleton entity, or dropped"),
         },
         find=lambda folder: _module("mmax2").project_files(folder),
@@ -145,8 +146,7 @@ register(
         reader=lambda path, lenient, report, cross_sentence="first-part", sentences="all", sentences_csv="": _module(
             "ecbplus").read_ecbplus(path, lenient, report, cross_sentence, sentences, sentences_csv),
         reader_options={
-            "cross_sentence": (MMAX2_CROSS_SENTENCE, ("a mention over several sentences: keep its first sentence's "
-                                                      "words, each sentence's words, or drop it")),
+            "cross_sentence": (CROSS_SENTENCE_POLICIES, CROSS_SENTENCE_HELP),
             "sentences": (ECBPLUS_SENTENCES, ("read the mentions of every sentence, or of the validated ones "
                                               "(ECBplus_coreference_sentences.csv; documents without one left out)")),
             "sentences_csv": ((), "where ECBplus_coreference_sentences.csv is (default: beside the input or above)"),

@@ -20,15 +20,15 @@ Model mapping:
   ``topic`` ("1") and ``subtopic`` ("1ecb" or "1ecb+"). Sentences are the ``sentence`` numbers, words their
   ``number`` order; sentence ids are ``<doc>-<sentence>``.
 * Mentions are the markables with token anchors (gaps allowed: discontinuous mentions); the full tag stays in the
-  mention attribute ``tag`` (``ACTION_OCCURRENCE``), its ``m_id`` in ``m_id``. Entities are cross-document by id, as the scorer's
-  ``--cross-document`` reads them: a ``CROSS_DOC_COREF`` chain is the entity named by its instance id (``note``) in
-  every document of the corpus; an ``INTRA_DOC_COREF`` chain is ``INTRA_<r_id>_<doc>.xml``; a mention in no
-  relation is the singleton ``Singleton_<TAG[:3]>_<m_id>_<doc>.xml`` (the ids of ariecattan/coref's
+  mention attribute ``tag`` (``ACTION_OCCURRENCE``), its ``m_id`` in ``m_id``. Entities are cross-document by id,
+  as the scorer's ``--cross-document`` reads them: a ``CROSS_DOC_COREF`` chain is the entity named by its instance
+  id (``note``) in every document of the corpus; an ``INTRA_DOC_COREF`` chain is ``INTRA_<r_id>_<doc>.xml``; a
+  mention in no relation is the singleton ``Singleton_<TAG[:3]>_<m_id>_<doc>.xml`` (the ids of ariecattan/coref's
   preprocessing). The entity type is ``event`` for ACTION and NEG tags, else the family (``human``, ``nonhuman``,
   ``loc``, ``time``), of the chain's first mention in the document (what a CorefUD entity holds); a mention of
   another family keeps its own type (a chain mixing LOC and ACTION sources, a real quirk, is read and counted), and
-  so is an instance markable of another type or ``UNKNOWN_INSTANCE_TAG``. The instance's ``TAG_DESCRIPTOR`` is the entity attribute
-  ``descriptor``.
+  so is an instance markable of another type or ``UNKNOWN_INSTANCE_TAG``. The instance's ``TAG_DESCRIPTOR`` is the
+  entity attribute ``descriptor``.
 * A mention over a sentence break follows ``cross_sentence`` as for MMAX2: ``first-part`` keeps its words in its
   first sentence, ``parts`` makes each sentence's words a mention of the entity, ``drop`` leaves it out; counted.
 * ``sentences=validated`` keeps only the mentions in the sentences of ``ECBplus_coreference_sentences.csv`` (from
@@ -49,7 +49,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from harmonize.converters.choices import ECBPLUS_SENTENCES, MMAX2_CROSS_SENTENCE
+from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, ECBPLUS_SENTENCES, cross_sentence_parts
 from harmonize.converters.corefud import escape_value, unescape_value
 from harmonize.errors import FormatError, Problems, Report
 from harmonize.io import atomic_write_text, paused_gc
@@ -97,8 +97,8 @@ def family(tag: str) -> str | None:
 def read_ecbplus(path: str | Path, lenient: bool = False, report: Report | None = None,
                  cross_sentence: str = "first-part", sentences: str = "all", sentences_csv: str = "") -> Corpus:
     """Read an ECB+ document, a topic folder or the whole release into one :class:`Corpus`."""
-    if cross_sentence not in MMAX2_CROSS_SENTENCE:
-        raise ValueError(f"cross_sentence must be one of {MMAX2_CROSS_SENTENCE}")
+    if cross_sentence not in CROSS_SENTENCE_POLICIES:
+        raise ValueError(f"cross_sentence must be one of {CROSS_SENTENCE_POLICIES}")
     if sentences not in ECBPLUS_SENTENCES:
         raise ValueError(f"sentences must be one of {ECBPLUS_SENTENCES}")
     report = report if report is not None else Report()
@@ -346,10 +346,7 @@ class _DocumentReader:
             return [words]
         self.problem.report.add(f"mention over a sentence break (cross_sentence={self.cross_sentence})",
                                 f"{self.path}:{markable.line}: m_id={markable.id}")
-        if self.cross_sentence == "drop":
-            return []
-        groups = [by_sentence[k] for k in sorted(by_sentence)]
-        return groups[:1] if self.cross_sentence == "first-part" else groups
+        return cross_sentence_parts([by_sentence[k] for k in sorted(by_sentence)], self.cross_sentence)
 
 
 # ---------------------------------------------------------------------------------------------------------------

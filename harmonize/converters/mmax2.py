@@ -42,7 +42,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from harmonize.converters.choices import MMAX2_CROSS_SENTENCE, MMAX2_EMPTY
+from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, MMAX2_EMPTY, cross_sentence_parts
 from harmonize.converters.xmltext import escape, quoteattr
 from harmonize.errors import FormatError, Problems, Report
 from harmonize.io import atomic_write_text, paused_gc
@@ -67,8 +67,8 @@ def project_files(path: Path) -> list[Path]:
 def read_mmax2(path: str | Path, lenient: bool = False, report: Report | None = None, level: str = "",
                cross_sentence: str = "first-part", empty: str = "keep") -> Corpus:
     """Read one ``.mmax`` project, or every project under a folder, into a :class:`Corpus`."""
-    if cross_sentence not in MMAX2_CROSS_SENTENCE:
-        raise ValueError(f"cross_sentence must be one of {MMAX2_CROSS_SENTENCE}")
+    if cross_sentence not in CROSS_SENTENCE_POLICIES:
+        raise ValueError(f"cross_sentence must be one of {CROSS_SENTENCE_POLICIES}")
     if empty not in MMAX2_EMPTY:
         raise ValueError(f"empty must be one of {MMAX2_EMPTY}")
     report = report if report is not None else Report()
@@ -376,10 +376,9 @@ class _ProjectReader:
             if len(pieces) > 1:
                 self.report.add(f"markable over {len(pieces) if len(pieces) < 3 else 'several'} sentences "
                                 f"({self.cross_sentence})", f"{markable.file}:{markable.line}: {markable.id}")
-                if self.cross_sentence == "drop":
+                pieces = cross_sentence_parts(pieces, self.cross_sentence)
+                if not pieces:
                     continue
-                if self.cross_sentence == "first-part":
-                    pieces = pieces[:1]
             group = groups.setdefault(root((markable.level, markable.id)), [])
             group.extend((piece, markable) for piece in pieces)
         ordered = sorted(groups.values(), key=lambda group: min(_first_word(words) for words, _m in group))
