@@ -45,6 +45,7 @@ import csv
 import json
 import re
 from dataclasses import dataclass, field
+from itertools import groupby
 from pathlib import Path
 
 from lxml import etree
@@ -163,7 +164,9 @@ def _keep_validated(document: Document, validated: dict[str, set[int]], report: 
 
 
 def _sentence_number(sentence: Sentence) -> int:
-    return int(str(sentence.id).rpartition("-")[2])
+    """ECB+'s number of a sentence: the end of its id (``1_1ecb-8``), else its index in the document."""
+    label = str(sentence.id).rpartition("-")[2]
+    return int(label) if label.isdigit() else sentence.index
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -222,14 +225,11 @@ class _DocumentReader:
             rows.append((int(sentence), int(number), t_id, form, token.sourceline))
         rows.sort(key=lambda row: (row[0], row[1]))
         nodes: dict[str, Node] = {}
-        sentence: Sentence | None = None
-        for sentence_number, _, t_id, form, _line in rows:
-            if sentence is None or _sentence_number(sentence) != sentence_number:
-                sentence = Sentence(id=f"{document.id}-{sentence_number}")
-                sentence.comments = [CommentSlot.SENT_ID, CommentSlot.TEXT]
-                document.add_sentence(sentence)
-            nodes[t_id] = sentence.add_node(Node(str(len(sentence.nodes) + 1), form if form else "_"))
-        for sentence in document.sentences:
+        for sentence_number, tokens in groupby(rows, key=lambda row: row[0]):
+            sentence = document.add_sentence(Sentence(id=f"{document.id}-{sentence_number}"))
+            sentence.comments = [CommentSlot.SENT_ID, CommentSlot.TEXT]
+            for _, _, t_id, form, _line in tokens:
+                nodes[t_id] = sentence.add_node(Node(str(len(sentence.nodes) + 1), form if form else "_"))
             sentence.text = " ".join(n.form for n in sentence.nodes)
         return nodes
 
@@ -365,8 +365,8 @@ def write_mentions_json(corpus: Corpus, out: str | Path, report: Report | None =
     for document in corpus.documents:
         doc_name = f"{document.id}.xml"
         offsets: dict[Node, int] = {}
-        for index, sentence in enumerate(document.sentences):
-            number = _sentence_label(sentence, index)
+        for sentence in document.sentences:
+            number = _sentence_number(sentence)
             for position, node in enumerate(sentence.words):
                 offsets[node] = len(offsets)
                 text.append(f"{doc_name}\t{number}\t{position}\t{node.form}\n")
@@ -379,11 +379,6 @@ def write_mentions_json(corpus: Corpus, out: str | Path, report: Report | None =
     atomic_write_text(out / f"{name}_event_gold_mentions.json", json.dumps(events, indent=4, sort_keys=True))
     atomic_write_text(out / f"{name}_entity_gold_mentions.json", json.dumps(entities, indent=4, sort_keys=True))
     atomic_write_text(out / f"{name}_text.txt", "".join(text))
-
-
-def _sentence_label(sentence: Sentence, index: int) -> str:
-    label = str(sentence.id).rpartition("-")[2]
-    return label if label.isdigit() else str(index)
 
 
 def _mention_record(document: Document, doc_name: str, entity: Entity, mention, offsets: dict[Node, int],
@@ -412,7 +407,7 @@ def _mention_record(document: Document, doc_name: str, entity: Entity, mention, 
         "m_id": mention.attrs.get("m_id", ""),
         "mention_type": tag[:3],
         "right_sentence": " ".join(w.form for w in sentence[last + 1:]),
-        "sent_id": _sentence_label(mention.sentence, mention.sentence.index),
+        "sent_id": str(_sentence_number(mention.sentence)),
         "subtopic": document.subtopic or "",
         "tags": [],
         "tokens_ids": [offsets[w] for w in words],
