@@ -47,7 +47,7 @@ from pathlib import Path
 from harmonize.converters.choices import RUCOCO_ALIGNMENTS
 from harmonize.converters.surface import document_text, escape_spaces, set_gap
 from harmonize.errors import FormatError, Problems, Report
-from harmonize.io import atomic_write_text, paused_gc
+from harmonize.io import atomic_write_text, paused_gc, read_text
 from harmonize.schemas.model import INCLUDES, CommentSlot, Corpus, Document, Entity, Node, Sentence
 
 _SECTION = re.compile(r"\d{4}_([A-Za-z]+)_")
@@ -87,18 +87,9 @@ def read_rucoco(path: str | Path, lenient: bool = False, report: Report | None =
     with paused_gc():
         for file in files:
             problems = Problems(str(file), lenient, report)
-            annotation = parse_annotation(_read_text(file), problems)
+            annotation = parse_annotation(read_text(file), problems)
             corpus.documents.append(build_document(annotation, file.stem, problems, alignment, str(file)))
     return corpus
-
-
-def _read_text(file: Path) -> str:
-    try:
-        return file.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise FormatError(str(file), None, f"not UTF-8: {error.reason} at byte {error.start}") from None
-    except OSError as error:
-        raise FormatError(str(file), None, error.strerror or str(error)) from None
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -407,7 +398,7 @@ def scored_rucoco(path: Path) -> list:
     includes, as the RuCoCo evaluation reads them."""
     from harmonize.scoring.score import character_document
 
-    annotation = parse_annotation(_read_text(path), Problems(str(path), False, Report()))
+    annotation = parse_annotation(read_text(path), Problems(str(path), False, Report()))
     entities = {f"e{i + 1}": spans for i, spans in enumerate(annotation.entities)}
     relations = [(f"e{i + 1}", [f"e{c + 1}" for c in children])
                  for i, children in enumerate(annotation.includes) if children]
