@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harmonize.converters.corefud import format_corefud, parse_corefud, read_corefud
-from harmonize.errors import FormatError, Report
+from harmonize.errors import FormatError
 from harmonize.schemas.signature import corpus_signature
 from tests.conftest import file_params, shared, shared_files
 

@@ -322,7 +322,7 @@ def test_broken_pointers_name_file_line_and_reason(tmp_path: Path, layer: str, o
     assert caught.value.line == _line_of(folder, layer, needle)
     assert caught.value.reason.startswith(reason)
     report = Report()
-    document = tei.read_tei(folder, lenient=True, report=report).documents[0]
+    tei.read_tei(folder, lenient=True, report=report)
     assert report.counts[reason] == 1
 
 
