@@ -93,6 +93,9 @@ def test_corefud_keeps_topics_and_cross_document_ids(tmp_path: Path) -> None:
     assert corpus_signature(back) == corpus_signature(corpus)
     assert [(d.topic, d.subtopic) for d in back.documents] == [(d.topic, d.subtopic) for d in corpus.documents]
     assert format_corefud(back) == text
+    # One declaration for the whole file, of fields udvalidate can parse (lowercase letters), as it requires.
+    headers = [line for line in text.splitlines() if line.startswith("# global.Entity")]
+    assert headers == ["# global.Entity = eid-etype-head-other-tag-mid-descriptor"]
 
 
 def test_cross_document_settings_score_chains_across_documents() -> None:

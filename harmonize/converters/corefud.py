@@ -673,15 +673,26 @@ def format_corefud(corpus: Corpus, report: Report | None = None, piece: Piece | 
         first = 1  # not the file's first document
         if piece.header is not None:
             fields_in_force = header_fields(piece.header) or DEFAULT_ENTITY_FIELDS
+    shared = _shared_fields(corpus)
     with paused_gc():
         for number, document in enumerate(corpus.documents, first):
-            fields_in_force = _format_document(document, number, fields_in_force, lines, report)
+            fields_in_force = _format_document(document, number, fields_in_force, lines, report, shared)
     return "\n".join(lines) + "\n" if lines else ""
 
 
 def write_corefud(corpus: Corpus, path: str | Path, report: Report | None = None) -> None:
     """Write a corpus to one CorefUD CoNLL-U file (atomically)."""
     atomic_write_text(path, format_corefud(corpus, report))
+
+
+def _shared_fields(corpus: Corpus) -> tuple[str, ...] | None:
+    """One header for all the documents that bring none of their own (read from another format): every field any
+    of them needs, so that the file declares ``global.Entity`` once, as udvalidate requires."""
+    union: dict[str, None] = {}
+    for document in corpus.documents:
+        if document.entity_fields is None and document.entities:
+            union.update(dict.fromkeys(entity_fields_for(document)))
+    return tuple(union) or None
 
 
 def entity_fields_for(document: Document) -> tuple[str, ...]:
@@ -718,8 +729,12 @@ def _format_document(
     fields_in_force: tuple[str, ...] | None,
     lines: list[str],
     report: Report | None,
+    shared: tuple[str, ...] | None = None,
 ) -> tuple[str, ...] | None:
-    fields = entity_fields_for(document) if document.entities or document.entity_fields else None
+    if document.entity_fields is None and document.entities and shared is not None:
+        fields: tuple[str, ...] | None = shared
+    else:
+        fields = entity_fields_for(document) if document.entities or document.entity_fields else None
     entity_values, ambiguous = _entity_values(document, fields)
     first_line = len(lines)
     relations = _relation_values(document, fields)

@@ -20,7 +20,7 @@ Model mapping:
   ``topic`` ("1") and ``subtopic`` ("1ecb" or "1ecb+"). Sentences are the ``sentence`` numbers, words their
   ``number`` order; sentence ids are ``<doc>-<sentence>``.
 * Mentions are the markables with token anchors (gaps allowed: discontinuous mentions); the full tag stays in the
-  mention attribute ``tag`` (``ACTION_OCCURRENCE``), its ``m_id`` in ``m_id``. Entities are cross-document by id,
+  mention attribute ``tag`` (``ACTION_OCCURRENCE``), its ``m_id`` in ``mid`` (CorefUD field names are letters). Entities are cross-document by id,
   as the scorer's ``--cross-document`` reads them: a ``CROSS_DOC_COREF`` chain is the entity named by its instance
   id (``note``) in every document of the corpus; an ``INTRA_DOC_COREF`` chain is ``INTRA_<r_id>_<doc>.xml``; a
   mention in no relation is the singleton ``Singleton_<TAG[:3]>_<m_id>_<doc>.xml`` (the ids of ariecattan/coref's
@@ -301,7 +301,7 @@ class _DocumentReader:
                 self.problem.report.add("mention tag of no known family (typed by its entity)",
                                         f"{self.path}:{markable.line}: {markable.tag}")
             for part in words:
-                mention = document.add_mention(entity, part, tag=markable.tag, m_id=markable.id)
+                mention = document.add_mention(entity, part, tag=markable.tag, mid=markable.id)
                 if own is not None and own != entity.type:
                     mention.etype = own
                     self.problem.report.add("mention typed otherwise than its chain (kept as its own type)",
@@ -404,7 +404,7 @@ def _mention_record(document: Document, doc_name: str, entity: Entity, mention, 
         "full_sentence": " ".join(w.form for w in sentence),
         "is_pronoun": any(w.upos == "PRON" for w in words) and len(words) == 1,
         "left_sentence": " ".join(w.form for w in sentence[:first]),
-        "m_id": mention.attrs.get("m_id", ""),
+        "m_id": mention.attrs.get("mid", ""),
         "mention_type": tag[:3],
         "right_sentence": " ".join(w.form for w in sentence[last + 1:]),
         "sent_id": str(_sentence_number(mention.sentence)),
