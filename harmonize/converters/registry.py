@@ -17,6 +17,10 @@ from harmonize.schemas.model import Corpus
 Reader = Callable[..., Corpus]
 # corpus, output path, report, then the writer's options (see Format.options) as keyword arguments
 Writer = Callable[..., None]
+# Reader options every format takes, applied to the corpus read rather than passed to the reader.
+COMMON_READER_OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
+    "lang": ((), "the documents' language, an ISO 639 code (stanza parses in it; overrides the format's)"),
+}
 
 
 @dataclass(frozen=True)
@@ -56,12 +60,18 @@ class Format:
 
     def read_options(self, pairs: list[str]) -> dict[str, str]:
         """``-I KEY=VALUE`` pairs checked against the reader's options."""
-        return _checked(f"{self.name} reader", "-I", self.reader_options, pairs)
+        return _checked(f"{self.name} reader", "-I", {**self.reader_options, **COMMON_READER_OPTIONS}, pairs)
 
     def read(self, path: Path, lenient: bool, report: Report, options: dict[str, str] | None = None) -> Corpus:
         """Read one input with the reader's options (already checked)."""
         assert self.reader is not None
-        return self.reader(path, lenient, report, **(options or {}))
+        own = dict(options or {})
+        language = own.pop("lang", None)
+        corpus = self.reader(path, lenient, report, **own)
+        if language:
+            for document in corpus.documents:
+                document.language = language
+        return corpus
 
 
 def _checked(who: str, flag: str, known: dict[str, tuple[tuple[str, ...], str]], pairs: list[str]) -> dict[str, str]:
