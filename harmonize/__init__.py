@@ -33,6 +33,17 @@ def write(corpus: Corpus, path: str | Path, format: str = "corefud", report: Rep
     fmt.writer(corpus, Path(path), report if report is not None else Report(), **checked)
 
 
+def parse(corpus: Corpus, engine: str, overwrite: bool = False, report: Report | None = None) -> Report:
+    """Give the documents of ``corpus`` that lack trees UD trees with ``engine`` (``udpipe:MODEL``,
+    ``stanza[:LANG]``; see :mod:`harmonize.parsing`), filling only the columns their source left empty unless
+    ``overwrite``, then give mentions heads; returns the report (documents parsed, heads per source)."""
+    from harmonize.parsing.trees import parse_corpus
+
+    report = report if report is not None else Report()
+    parse_corpus(corpus, engine, report, overwrite)
+    return report
+
+
 def score(key: str | Path, response: str | Path, format: str = "corefud", **options: Any) -> CorpusScore:
     """Score a response file against a key file, as ``harmonize score`` does; ``options`` are those of
     :func:`harmonize.scoring.score.score_files` (metrics, singletons, mode, cross_document, ...). Returns a
@@ -44,5 +55,5 @@ def score(key: str | Path, response: str | Path, format: str = "corefud", **opti
 
 __all__ = [
     "Bridge", "Conversion", "Corpus", "Document", "Entity", "FormatError", "HarmonizeError", "Mention", "ModelError",
-    "Node", "Report", "Sentence", "SplitAntecedent", "convert", "formats", "read", "score", "write",
+    "Node", "Report", "Sentence", "SplitAntecedent", "convert", "formats", "parse", "read", "score", "write",
 ]

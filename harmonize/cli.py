@@ -15,10 +15,15 @@ import typer
 
 from harmonize.conversion import input_files
 from harmonize.converters import formats, get_format
-from harmonize.converters.registry import Format
+from harmonize.converters.registry import COMMON_READER_OPTIONS, Format
 from harmonize.errors import HarmonizeError, Report
 from harmonize.io import atomic_write_text
+from harmonize.parsing import NO_PARSING, PARSE_HELP
 from harmonize.schemas.model import Corpus
+
+ParseEngine = Annotated[str, typer.Option("--parse", help=PARSE_HELP)]
+ParseOverwrite = Annotated[bool, typer.Option(
+    "--parse-overwrite", help="Let the parser replace the columns the source filled too.")]
 
 app = typer.Typer(
     add_completion=False,
@@ -37,6 +42,8 @@ def list_formats() -> None:
         for flag, options in (("-I", fmt.reader_options), ("-O", fmt.options)):
             for key, (values, purpose) in options.items():
                 typer.echo(f"{'':<24} {flag} {key}={'|'.join(values) or 'VALUE'}: {purpose}")
+    for key, (values, purpose) in COMMON_READER_OPTIONS.items():
+        typer.echo(f"{'':<24} -I {key}={'|'.join(values) or 'VALUE'}: {purpose} (every reader)")
 
 
 @app.command()
@@ -58,6 +65,8 @@ def convert(
     rules: Annotated[str | None, typer.Option(
         help="Scheme rules to apply between reading and writing: ontogum (GUM to the OntoNotes scheme; "
              "--report gets each step's changes).")] = None,
+    parse: ParseEngine = NO_PARSING,
+    parse_overwrite: ParseOverwrite = False,
 ) -> None:
     """Convert corpora from one format to another through the harmonize model."""
     from harmonize.conversion import convert as convert_inputs
@@ -80,7 +89,7 @@ def convert(
         result = convert_inputs(inputs or [], source, target, output, lenient=lenient, rules=rules,
                                 options=writer.writer_options(option or []),
                                 read_options=reader.read_options(input_option or []), jobs=jobs_, sample=sample,
-                                progress=advance)
+                                progress=advance, parse=parse, parse_overwrite=parse_overwrite)
     finally:
         if bar is not None:
             bar.stop()
@@ -115,13 +124,15 @@ def score(
         help="Also print each document's (or topic's) F1 and the macro average.")] = False,
     input_option: Annotated[list[str] | None, typer.Option(
         "-I", "--input-option", help="Reader option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
+    parse: ParseEngine = NO_PARSING,
+    parse_overwrite: ParseOverwrite = False,
 ) -> None:
     """Score RESPONSE against KEY, summed over documents as the reference scorers do."""
     from harmonize.scoring.score import score_files
 
     result = score_files(key, response, source, get_format(source, "read").read_options(input_option or []),
                          [m.strip() for m in metrics.split(",") if m.strip()], singletons, not ignore_forms,
-                         matching, cross_document, split_antecedents)
+                         matching, cross_document, split_antecedents, parse=parse, parse_overwrite=parse_overwrite)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return
@@ -209,10 +220,13 @@ def stats(
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
     input_option: Annotated[list[str] | None, typer.Option(
         "-I", "--input-option", help="Reader option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
+    parse: ParseEngine = NO_PARSING,
+    parse_overwrite: ParseOverwrite = False,
 ) -> None:
     """Corpus statistics tables (CorefUD findings, OntoGUM, RuCoCo and ECB+ tables)."""
     from concurrent.futures import ProcessPoolExecutor
 
+    from harmonize.parsing import parser_for
     from harmonize.stats import GROUPINGS, length_distributions, tables_from_counts
     from harmonize.stats.render import FORMATS, render, write_parquet, write_plots
 
@@ -226,9 +240,11 @@ def stats(
     split_of = _gum_splits(files) if by == "split" else {}
     report = Report()
     groups: dict = {}
+    parser = parser_for(parse)  # a wrong engine or model fails before any work
+    workers = (os.cpu_count() or 1) if parser is None or parser.shares_processes else 1
     # Files are read and counted apart (on every core): only the small per-group counts come back.
-    jobs = [(path, source, lenient, by, singletons, split_of, read_options) for path in files]
-    with ProcessPoolExecutor(max_workers=min(len(jobs), os.cpu_count() or 1)) as pool:
+    jobs = [(path, source, lenient, by, singletons, split_of, read_options, parse, parse_overwrite) for path in files]
+    with ProcessPoolExecutor(max_workers=min(len(jobs), workers)) as pool:
         for file_groups, file_report in pool.map(_count_file, jobs, chunksize=8):
             report.merge(file_report)
             for name, counts in file_groups.items():
@@ -260,9 +276,13 @@ def _count_file(job: tuple) -> tuple[dict, Report]:
     """Worker: read one file and count it (errors travel back as HarmonizeError)."""
     from harmonize.stats import count
 
-    path, source, lenient, by, singletons, split_of, read_options = job
+    path, source, lenient, by, singletons, split_of, read_options, parse, parse_overwrite = job
     report = Report()
     corpus = get_format(source, "read").read(path, lenient, report, read_options)
+    if parse != NO_PARSING:
+        from harmonize.parsing.trees import parse_corpus
+
+        parse_corpus(corpus, parse, report, parse_overwrite)
     if split_of:
         for document in corpus:
             document.meta.setdefault("split", split_of.get(document.id))

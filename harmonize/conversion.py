@@ -4,6 +4,9 @@
     result = harmonize.convert(["gum/dep"], "corefud", "conll2012", "out", rules="ontogum")
     result.total.counts  # what was dropped or changed, per reason
 
+Between reading and writing, documents without trees may be parsed (``parse="udpipe:MODEL"``, which also gives
+mentions heads; see :mod:`harmonize.parsing`), then scheme rules apply (see :class:`Steps`).
+
 Files are converted on every core, one file per worker. A single large CorefUD file converted to CorefUD is cut
 into runs of whole documents that are converted on every core and joined again, with exactly the bytes a
 conversion in one go writes.
@@ -21,11 +24,37 @@ from harmonize.converters import get_format
 from harmonize.converters.registry import Format
 from harmonize.errors import FormatError, HarmonizeError, Report
 from harmonize.io import atomic_write_parts, paused_gc
+from harmonize.parsing import NO_PARSING, parser_for
+from harmonize.schemas.model import Corpus
 
 SAMPLE = "sample.conllu"
 # A file is cut into pieces for the cores only above this size: below it, starting workers costs more than it saves.
 PIECE_BYTES = 4 << 20
 PIECES_PER_WORKER = 2  # more pieces than workers evens out documents of unequal cost
+
+
+@dataclass(frozen=True)
+class Steps:
+    """What happens to a corpus between reading and writing: parsing (trees where the source has none, then
+    mention heads; ``none`` only counts the mentions left without a head), then the named scheme rules."""
+
+    rules: str | None = None
+    parse: str | None = None  # a --parse value (see harmonize.parsing); None is "none"
+    parse_overwrite: bool = False
+
+    @property
+    def edits_heads(self) -> bool:
+        """Whether the steps may change what a document's entity header needs (heads, attributes)."""
+        return self.rules is not None or self.parse not in (None, NO_PARSING)
+
+    def apply(self, corpus: Corpus, report: Report) -> None:
+        from harmonize.parsing.trees import parse_corpus
+
+        parse_corpus(corpus, self.parse, report, self.parse_overwrite)
+        if self.rules is not None:
+            from harmonize.rules import RULES
+
+            RULES[self.rules](corpus, report)
 
 
 @dataclass
@@ -59,13 +88,17 @@ def convert(
     jobs: int = 0,
     sample: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    parse: str | None = None,
+    parse_overwrite: bool = False,
 ) -> Conversion:
     """Convert every input file (folders are searched for the source format's files) into ``output``: a file for
     a single input whose name has a suffix, else a folder with one file per input (one folder per document for
     writers of document folders). ``options`` are the writer's, ``read_options`` the reader's (``harmonize
     formats`` lists both); ``rules`` names a rule set applied between reading and writing; ``jobs`` is the number
     of worker processes (0: one per core); ``sample`` converts the CorefUD sample shipped with harmonize.
-    ``progress(done, total)`` is called as files finish, where there are several."""
+    ``progress(done, total)`` is called as files finish, where there are several. ``parse`` names a parser for
+    documents without trees (``udpipe:MODEL``, ``stanza[:LANG]``, ``none``); it fills only the columns the source
+    left empty unless ``parse_overwrite``."""
     from harmonize.rules import RULES
 
     reader = get_format(source, "read")
@@ -74,18 +107,22 @@ def convert(
     checked_read_options = reader.read_options([f"{key}={value}" for key, value in (read_options or {}).items()])
     if rules is not None and rules not in RULES:
         raise HarmonizeError(f"no rules {rules!r}; available: {', '.join(RULES)}")
+    steps = Steps(rules, parse, parse_overwrite)
+    parser = parser_for(parse) if parse is not None else None  # a wrong engine or model fails before any work
     files = input_files([Path(p) for p in inputs], reader, sample)
     if writer.joins_inputs:
-        return _convert_joined(files, Path(output), reader, writer, lenient, checked_options, rules,
+        return _convert_joined(files, Path(output), reader, writer, lenient, checked_options, steps,
                                checked_read_options)
     planned = plan_outputs(files, Path(output), reader, writer)
     workers = jobs or os.cpu_count() or 1
+    if parser is not None and not parser.shares_processes:
+        workers = 1
     result = Conversion(planned)
     with paused_gc():
         if len(planned) == 1 or workers < 2:
             for done, (in_path, out_path) in enumerate(planned, 1):
                 result.reports[str(in_path)] = convert_file(in_path, out_path, reader, writer, lenient,
-                                                            checked_options, rules, checked_read_options, workers)
+                                                            checked_options, steps, checked_read_options, workers)
                 if progress is not None and len(planned) > 1:
                     progress(done, len(planned))
         else:
@@ -93,7 +130,7 @@ def convert(
 
             # Each file is independent: workers read and write whole files; reports come back.
             with ProcessPoolExecutor(max_workers=min(workers, len(planned))) as pool:
-                futures = {pool.submit(_convert_job, (i, o, source, target, lenient, checked_options, rules,
+                futures = {pool.submit(_convert_job, (i, o, source, target, lenient, checked_options, steps,
                                                       checked_read_options)): i for i, o in planned}
                 try:
                     for done, future in enumerate(as_completed(futures), 1):
@@ -108,18 +145,15 @@ def convert(
 
 
 def _convert_joined(files: list[Path], output: Path, reader: Format, writer: Format, lenient: bool,
-                    options: dict[str, str], rules: str | None, read_options: dict[str, str]) -> Conversion:
-    """Every input read into one corpus, ruled, and written once (a writer of one set of files for a corpus)."""
-    from harmonize.rules import RULES
-    from harmonize.schemas.model import Corpus
-
+                    options: dict[str, str], steps: Steps, read_options: dict[str, str]) -> Conversion:
+    """Every input read into one corpus, parsed and ruled, and written once (a writer of one set of files for a
+    corpus)."""
     reports = {str(path): Report() for path in files}
     corpus = Corpus()
     for path in files:
         corpus.documents.extend(reader.read(path, lenient, reports[str(path)], read_options).documents)
     written = Report()
-    if rules is not None:
-        RULES[rules](corpus, written)
+    steps.apply(corpus, written)
     writer.writer(corpus, output, written, **options)  # type: ignore[misc]
     reports[str(output)] = written
     return Conversion([(path, output) for path in files], reports)
@@ -127,32 +161,30 @@ def _convert_joined(files: list[Path], output: Path, reader: Format, writer: For
 
 def convert_file(
     in_path: Path, out_path: Path, reader: Format, writer: Format, lenient: bool, options: dict[str, str] | None = None,
-    rules: str | None = None, read_options: dict[str, str] | None = None, workers: int = 1,
+    steps: Steps = Steps(), read_options: dict[str, str] | None = None, workers: int = 1,
 ) -> Report:
-    """Read one file, apply the named rules, write it in the target format, free the model at once; return what was
-    dropped or changed. With several ``workers``, a large CorefUD file written as CorefUD goes in pieces."""
+    """Read one file, apply the steps (parsing, rules), write it in the target format, free the model at once;
+    return what was dropped or changed. With several ``workers``, a large CorefUD file written as CorefUD goes in
+    pieces."""
     if workers > 1 and reader.name == writer.name == "corefud" and not in_path.is_dir() \
             and in_path.stat().st_size >= PIECE_BYTES:
         from harmonize.converters.corefud import document_pieces
 
         data = in_path.read_bytes()
-        # Rules may change which fields a document's brackets need: then a piece must restate its header itself.
-        pieces = document_pieces(data, workers * PIECES_PER_WORKER, own_header=rules is not None)
+        # Steps may change which fields a document's brackets need: then a piece must restate its header itself.
+        pieces = document_pieces(data, workers * PIECES_PER_WORKER, own_header=steps.edits_heads)
         del data
         if len(pieces) > 1:
-            return _convert_in_pieces(in_path, out_path, pieces, lenient, rules, workers)
+            return _convert_in_pieces(in_path, out_path, pieces, lenient, steps, workers)
     report = Report()
     corpus = reader.read(in_path, lenient, report, read_options)
-    if rules is not None:
-        from harmonize.rules import RULES
-
-        RULES[rules](corpus, report)
+    steps.apply(corpus, report)
     writer.writer(corpus, out_path, report, **(options or {}))  # type: ignore[misc]
     corpus.release()
     return report
 
 
-def _convert_in_pieces(in_path: Path, out_path: Path, pieces: list, lenient: bool, rules: str | None,
+def _convert_in_pieces(in_path: Path, out_path: Path, pieces: list, lenient: bool, steps: Steps,
                        workers: int) -> Report:
     """Pieces go to the workers (each reads its own bytes and writes its own part file); the parts are joined in
     order into the output. The first failing piece in file order is the error raised, as reading in one go would
@@ -163,7 +195,7 @@ def _convert_in_pieces(in_path: Path, out_path: Path, pieces: list, lenient: boo
     parts = [out_path.with_name(f".{out_path.name}.{index}.part") for index in range(len(pieces))]
     try:
         with ProcessPoolExecutor(max_workers=min(workers, len(pieces))) as pool:
-            futures = [pool.submit(_convert_piece, (in_path, piece, part, lenient, rules))
+            futures = [pool.submit(_convert_piece, (in_path, piece, part, lenient, steps))
                        for piece, part in zip(pieces, parts)]
             report = Report()
             try:
@@ -180,10 +212,10 @@ def _convert_in_pieces(in_path: Path, out_path: Path, pieces: list, lenient: boo
 
 
 def _convert_piece(job: tuple) -> Report:
-    """Worker: one piece of a CorefUD file, read, ruled and written to its part file."""
+    """Worker: one piece of a CorefUD file, read, parsed and ruled, and written to its part file."""
     from harmonize.converters.corefud import format_corefud, parse_corefud
 
-    in_path, piece, part, lenient, rules = job
+    in_path, piece, part, lenient, steps = job
     with open(in_path, "rb") as handle:
         handle.seek(piece.start)
         data = handle.read(piece.end - piece.start)
@@ -195,10 +227,7 @@ def _convert_piece(job: tuple) -> Report:
                           ) from None
     report = Report()
     corpus = parse_corefud(text, str(in_path), lenient, report, piece=piece)
-    if rules is not None:
-        from harmonize.rules import RULES
-
-        RULES[rules](corpus, report)
+    steps.apply(corpus, report)
     part.write_bytes(format_corefud(corpus, report, piece).encode("utf-8"))
     # Not released: the worker ends with the conversion, and its pieces together hold no more than the whole file
     # would in one go; releasing costs a tenth of a piece's time.
@@ -207,9 +236,9 @@ def _convert_piece(job: tuple) -> Report:
 
 def _convert_job(job: tuple) -> Report:
     """Worker: one file of a multi-file conversion."""
-    in_path, out_path, source, target, lenient, options, rules, read_options = job
+    in_path, out_path, source, target, lenient, options, steps, read_options = job
     return convert_file(in_path, out_path, get_format(source, "read"), get_format(target, "write"), lenient, options,
-                        rules, read_options)
+                        steps, read_options)
 
 
 def sample_path() -> Path:

@@ -35,3 +35,14 @@ def file_params(paths: list[Path], what: str) -> list:
         return [pytest.param(None, marks=pytest.mark.skip(reason=reason), id="no-data")]
     return [pytest.param(p, id=p.name if p.parent.name in ("dep", "udapi") else f"{p.parent.name}/{p.name}")
             for p in paths]
+
+
+@pytest.fixture(scope="session")
+def udpipe_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real UDPipe 1 model, trained once per test session on 300 GUM sentences (seconds): real loading and
+    parsing without a download. Its trees are trees; their quality is of no concern."""
+    from harmonize.parsing.udpipe import train_model
+
+    pytest.importorskip("ufal.udpipe", reason="ufal.udpipe not installed: pip install -e '.[parse]'")
+    training = sorted(shared("gum", "v11.1.0", "dep").glob("GUM_*.conllu"))
+    return train_model(training, tmp_path_factory.mktemp("udpipe") / "gum-tiny.udpipe", max_sentences=300)

@@ -17,6 +17,8 @@ from pathlib import Path
 from harmonize.converters import get_format
 from harmonize.errors import HarmonizeError, Report
 from harmonize.io import paused_gc
+from harmonize.parsing import parser_for
+from harmonize.parsing.trees import parse_corpus
 from harmonize.schemas.model import Corpus
 from harmonize.scoring.assignment import sparse_assignment
 from harmonize.scoring.matching import Span, entity_spans, match
@@ -110,10 +112,10 @@ def character_document(document_id: str | None, text: str, entities: dict[str, l
     return ScoredDocument(document_id, None, words, clusters, relations, duplicates)
 
 
-def read_scored(path: str | Path, format: str, read_options: dict[str, str] | None, mode: str, forms: bool
-                ) -> list[ScoredDocument]:
-    """Read a file, or the format's files in a folder, strictly and keep what the scorer needs (a worker process
-    can send this back cheaply)."""
+def read_scored(path: str | Path, format: str, read_options: dict[str, str] | None, mode: str, forms: bool,
+                parse: str | None = None, parse_overwrite: bool = False) -> list[ScoredDocument]:
+    """Read a file, or the format's files in a folder, strictly (parsing documents without trees with the
+    ``parse`` engine) and keep what the scorer needs (a worker process can send this back cheaply)."""
     from harmonize.conversion import input_files
 
     reader = get_format(format, "read")
@@ -123,6 +125,8 @@ def read_scored(path: str | Path, format: str, read_options: dict[str, str] | No
             documents.extend(reader.score_reader(file))
             continue
         corpus = reader.read(file, False, Report(), read_options)
+        if parse is not None:
+            parse_corpus(corpus, parse, Report(), parse_overwrite)
         documents.extend(scored_documents(corpus, mode, forms))
         corpus.release()  # freed now by reference counting, not later by a collector pass over the whole model
     return documents
@@ -368,11 +372,14 @@ def score_files(
     split_antecedents: bool = False,
     zeros: str = "dependent",
     jobs: int = 0,
+    parse: str | None = None,
+    parse_overwrite: bool = False,
 ) -> CorpusScore:
     """Read a key and a response file or folder (strictly) and score them: what ``harmonize score`` runs. ``mode``
     None is the format's usual matching: partial (CorefUD's primary) for tokens, exact for character spans
     (RuCoCo). With two cores or more (``jobs``: 0 for all) and a large response, the response is read in a worker
-    process while this one reads the key; the worker sends back only what the scorer needs."""
+    process while this one reads the key; the worker sends back only what the scorer needs. ``parse`` names a
+    parser (``udpipe:MODEL``...) that gives both sides' documents without trees trees, and so heads."""
     reader = get_format(format, "read")  # an unknown format fails before any work
     if mode is None:
         mode = "exact" if reader.score_reader is not None else "partial"
@@ -380,18 +387,26 @@ def score_files(
     if reader.score_reader is not None and mode != "exact":
         raise HarmonizeError(f"{format} mentions are character spans without heads: they match exactly only "
                              f"(--match exact)")
+    parser = parser_for(parse) if parse is not None else None  # a wrong engine or model fails before any work
+    if parser is not None and reader.score_reader is not None:
+        raise HarmonizeError(f"{format} is scored on character spans, without trees: --parse has no use there")
+    if parser is None:
+        parse = None
+    sides = (format, read_options, mode, forms, parse, parse_overwrite)
+    may_use_worker = parser is None or parser.shares_processes
     key, response = Path(key), Path(response)
     with paused_gc():
-        if (jobs or os.cpu_count() or 1) > 1 and response.is_file() and response.stat().st_size >= WORKER_BYTES:
+        if may_use_worker and (jobs or os.cpu_count() or 1) > 1 and response.is_file() and \
+                response.stat().st_size >= WORKER_BYTES:
             from concurrent.futures import ProcessPoolExecutor
 
             with ProcessPoolExecutor(max_workers=1) as pool:
-                future = pool.submit(read_scored, response, format, read_options, mode, forms)
-                key_documents = read_scored(key, format, read_options, mode, forms)
+                future = pool.submit(read_scored, response, *sides)
+                key_documents = read_scored(key, *sides)
                 response_documents = future.result()
         else:
-            key_documents = read_scored(key, format, read_options, mode, forms)
-            response_documents = read_scored(response, format, read_options, mode, forms)
+            key_documents = read_scored(key, *sides)
+            response_documents = read_scored(response, *sides)
         return score_documents(key_documents, response_documents, names, singletons, mode, cross_document,
                                split_antecedents, zeros)
 
