@@ -6,14 +6,17 @@ CorefUD scorer and statistics compute gold heads with that block), so that figur
 1. nodes whose basic parent lies outside the mention; if there is one, it is the head;
 2. among those, nodes none of whose enhanced parents (DEPS, or the basic parent where DEPS is empty) lie inside;
    failing that, nodes not all of whose enhanced parents lie inside; failing that, the annotated head;
-3. where several remain, the lowest common ancestor in the basic tree of their non-empty nodes (an empty node
-   stands in by its first non-empty enhanced parent), if it is one of them;
+3. where several remain, the root of the smallest basic subtree holding their non-empty nodes (an empty node
+   stands in by its first non-empty enhanced parent), found as udapi finds it (:func:`_treelet_root`), if it is
+   one of them;
 4. else the annotated head if it is one of them, else the first of them in word order.
 
 Without a tree (HEAD "_"), there is nothing to compute and the result is None.
 """
 
 from __future__ import annotations
+
+from collections import deque
 
 from harmonize.schemas.model import Mention, Node
 
@@ -47,7 +50,7 @@ def ud_head(mention: Mention, parents: list[Node | None] | None = None) -> Node 
                 stand_ins.append(parents[0])
         elif node not in stand_ins:
             stand_ins.append(node)
-    highest = _common_ancestor(sorted(stand_ins, key=lambda n: n.order))
+    highest = _treelet_root(sorted(stand_ins, key=lambda n: n.order))
     if highest is not None and any(highest is c for c in candidates):
         return highest
     if mention.head is not None and any(mention.head is c for c in candidates):
@@ -68,22 +71,32 @@ def _enhanced_parents(node: Node) -> list[Node]:
     return [parent] if parent is not None else []
 
 
-def _ancestors(node: Node) -> list[Node]:
-    chain, seen = [node], {id(node)}
-    current = node.parent
-    while current is not None and id(current) not in seen:
-        chain.append(current)
-        seen.add(id(current))
-        current = current.parent
-    return chain
+def _treelet_root(nodes: list[Node]) -> Node | None:
+    """The root of the smallest subtree holding ``nodes`` as udapi's ``find_minimal_common_treelet`` finds it, which
+    the CorefUD scorer's heads depend on: the nodes climb one step each in turn (a queue), a node reached a second
+    time is sure to be in the treelet and stops that climb; once one climber is left (or the root was reached), the
+    answer is that node, or, where it is not sure, the node it was first reached from, and so on down. When the
+    root is reached before every branch has met, this stops below the true common ancestor (e.g. at a mention word
+    whose parent was reached first): exactly what the scorer does. None: the tree's root (no word governs all)."""
+    root = object()  # the technical root above every HEAD 0 (and every unknown HEAD)
+    reached_from: dict[int, object] = {id(node): _SURE for node in nodes}
+    queue: deque = deque(nodes)
+    highest: object | None = None
+    while len(queue) > 1:
+        node = queue.popleft()
+        if node is root:
+            highest = root
+            continue
+        parent = node.parent or root
+        if id(parent) in reached_from:
+            reached_from[id(parent)] = _SURE
+        else:
+            reached_from[id(parent)] = node
+            queue.append(parent)
+    highest = highest or queue[0]
+    while reached_from[id(highest)] is not _SURE:
+        highest = reached_from[id(highest)]
+    return None if highest is root else highest  # type: ignore[return-value]
 
 
-def _common_ancestor(nodes: list[Node]) -> Node | None:
-    """The deepest node that is an ancestor-or-self of all ``nodes`` in the basic tree (None: different trees)."""
-    if not nodes:
-        return None
-    common = _ancestors(nodes[0])
-    for node in nodes[1:]:
-        others = set(map(id, _ancestors(node)))
-        common = [n for n in common if id(n) in others]
-    return common[0] if common else None
+_SURE = object()
