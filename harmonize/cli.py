@@ -46,6 +46,16 @@ def list_formats() -> None:
         typer.echo(f"{'':<24} -I {key}={'|'.join(values) or 'VALUE'}: {purpose} (every reader)")
 
 
+@app.command("rules")
+def list_rules() -> None:
+    """List the scheme rules, sets first, one line each (use them as --rules a,b,c)."""
+    from harmonize.rules import RULES
+
+    for rule in RULES.values():
+        steps = f" [{', '.join(rule.steps)}]" if rule.steps else ""
+        typer.echo(f"{rule.name:<18} {'set' if rule.steps else 'step':<5} {rule.summary}{steps}")
+
+
 @app.command()
 def convert(
     inputs: Annotated[list[Path] | None, typer.Argument(help="Input files or folders.", show_default=False)] = None,
@@ -63,8 +73,9 @@ def convert(
     input_option: Annotated[list[str] | None, typer.Option(
         "-I", "--input-option", help="Reader option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
     rules: Annotated[str | None, typer.Option(
-        help="Scheme rules to apply between reading and writing: ontogum (GUM to the OntoNotes scheme; "
-             "--report gets each step's changes).")] = None,
+        help="Scheme rules to apply between reading and writing, comma-separated, in order: ontogum, corefud, "
+             "heads-only, remove-singletons... (`harmonize rules` lists them; --report gets each step's "
+             "changes).")] = None,
     parse: ParseEngine = NO_PARSING,
     parse_overwrite: ParseOverwrite = False,
 ) -> None:

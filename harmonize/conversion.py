@@ -52,9 +52,9 @@ class Steps:
 
         parse_corpus(corpus, self.parse, report, self.parse_overwrite)
         if self.rules is not None:
-            from harmonize.rules import RULES
+            from harmonize.rules import apply_rules
 
-            RULES[self.rules](corpus, report)
+            apply_rules(corpus, self.rules, report)
 
 
 @dataclass
@@ -99,14 +99,14 @@ def convert(
     ``progress(done, total)`` is called as files finish, where there are several. ``parse`` names a parser for
     documents without trees (``udpipe:MODEL``, ``stanza[:LANG]``, ``none``); it fills only the columns the source
     left empty unless ``parse_overwrite``."""
-    from harmonize.rules import RULES
+    from harmonize.rules import rule_list
 
     reader = get_format(source, "read")
     writer = get_format(target, "write")
     checked_options = writer.writer_options([f"{key}={value}" for key, value in (options or {}).items()])
     checked_read_options = reader.read_options([f"{key}={value}" for key, value in (read_options or {}).items()])
-    if rules is not None and rules not in RULES:
-        raise HarmonizeError(f"no rules {rules!r}; available: {', '.join(RULES)}")
+    if rules is not None:
+        rule_list(rules)  # unknown names fail before any work
     steps = Steps(rules, parse, parse_overwrite)
     parser = parser_for(parse) if parse is not None else None  # a wrong engine or model fails before any work
     files = input_files([Path(p) for p in inputs], reader, sample)

@@ -1,15 +1,85 @@
 """Scheme rules: deterministic conversions between annotation schemes, each step reported.
 
-:data:`RULES` maps a rule set's name (``harmonize convert --rules NAME``) to the function that applies it to a
-corpus and counts, per step, what it changed.
+:data:`RULES` is the one registry: a name (``harmonize convert --rules NAME``) -> a :class:`Rule`, either a set of
+steps (``ontogum``, ``corefud``) or one step. ``--rules a,b,c`` applies them in the order given
+(:func:`apply_rules`); ``harmonize rules`` lists them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from harmonize.errors import Report
+from harmonize.errors import HarmonizeError, Report
+from harmonize.rules import corefud
+from harmonize.rules.ontogum import STEPS as ONTOGUM_STEPS
 from harmonize.rules.ontogum import apply_ontogum
-from harmonize.schemas.model import Corpus
+from harmonize.schemas.model import Corpus, Document
 
-RULES: dict[str, Callable[[Corpus, Report], None]] = {"ontogum": apply_ontogum}
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    summary: str
+    apply: Callable[[Corpus, Report], None]
+    steps: tuple[str, ...] = ()  # for a set: the steps it runs, in order
+
+
+def _per_document(step: Callable[[Document, Report], None]) -> Callable[[Corpus, Report], None]:
+    def apply(corpus: Corpus, report: Report) -> None:
+        for document in corpus.documents:
+            step(document, report)
+
+    return apply
+
+
+_STEPS = [
+    Rule("merge-same-span", "of mentions of one entity with the same words, the first stays (udapi "
+         "corefud.MergeSameSpan same_entity_only=1); same-span mentions of different entities are counted",
+         _per_document(corefud.merge_same_span)),
+    Rule("fix-interleaved", "crossing or interleaved mentions of one entity become their union (udapi "
+         "corefud.FixInterleaved)", _per_document(corefud.fix_interleaved)),
+    Rule("move-heads", "every head becomes the mention's highest node in the tree (udapi corefud.MoveHead)",
+         _per_document(corefud.move_heads)),
+    Rule("check", "count what udvalidate --coref refuses: same-span mentions of different entities, crossing "
+         "mentions of one entity, entity types outside CorefUD's list", _per_document(corefud.check)),
+    Rule("heads-only", "every mention becomes its head word (annotated, else from the tree); one entity's "
+         "mentions on one word collapse", _per_document(corefud.heads_only)),
+    Rule("remove-singletons", "entities with one mention go, with their relations",
+         _per_document(corefud.remove_singletons)),
+]
+
+
+def _set(name: str, summary: str, steps: tuple[str, ...]) -> Rule:
+    chosen = [rule for step in steps for rule in _STEPS if rule.name == step]
+
+    def apply(corpus: Corpus, report: Report) -> None:
+        for rule in chosen:
+            rule.apply(corpus, report)
+
+    return Rule(name, summary, apply, steps)
+
+
+RULES: dict[str, Rule] = {rule.name: rule for rule in [
+    Rule("ontogum", "GUM to the OntoNotes scheme: the OntoGUM paper's eight steps in its order", apply_ontogum,
+         tuple(step.__name__.replace("_", "-") for step in ONTOGUM_STEPS)),
+    _set("corefud", "the CorefUD release's harmonization", ("merge-same-span", "fix-interleaved", "move-heads",
+                                                             "check")),
+    *_STEPS,
+]}
+
+
+def rule_list(spec: str) -> list[Rule]:
+    """The rules a ``--rules`` value names (comma-separated, applied in that order), or an error listing them."""
+    names = [name.strip() for name in spec.split(",") if name.strip()]
+    unknown = [name for name in names if name not in RULES]
+    if unknown or not names:
+        raise HarmonizeError(f"no rules {', '.join(map(repr, unknown)) or repr(spec)}; available: "
+                             f"{', '.join(RULES)} (harmonize rules lists them)")
+    return [RULES[name] for name in names]
+
+
+def apply_rules(corpus: Corpus, spec: str, report: Report) -> None:
+    """Apply the rules ``spec`` names, in order, counting each step's changes in ``report``."""
+    for rule in rule_list(spec):
+        rule.apply(corpus, report)

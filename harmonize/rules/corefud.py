@@ -1,0 +1,166 @@
+"""The CorefUD harmonization steps, head reduction and singleton removal; each a function over one document that
+counts what it changed in the report.
+
+The reference implementations are udapi's blocks, and on the same file each step gives what its block gives:
+
+* :func:`merge_same_span` is ``corefud.MergeSameSpan same_entity_only=1``: of two mentions of one entity with the
+  same words, the later goes (udapi picks one of the two by set order; here the first in document order stays);
+  same-span mentions of different entities stay and are counted.
+* :func:`fix_interleaved` is ``corefud.FixInterleaved`` (defaults): two mentions of one entity that overlap
+  without nesting, or nest while sharing a continuous part, become one over the union of their words (the
+  earlier mention keeps its head; the later goes); where the union has the span of another mention, it goes too.
+* :func:`move_heads` is ``corefud.MoveHead``: every mention's head becomes its highest node in the tree
+  (:func:`harmonize.schemas.heads.ud_head`); the word of a one-word mention.
+* :func:`check` counts what ``udvalidate --coref`` refuses and the steps leave (same-span mentions of different
+  entities, crossing mentions of one entity, entity types outside CorefUD's list).
+* :func:`heads_only` reduces every mention to its head word, as head-match evaluation does (CRAC 2022, CorPipe);
+  :func:`remove_singletons` removes entities with one mention, with their relations.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from harmonize.errors import Report
+from harmonize.schemas.heads import ud_head
+from harmonize.schemas.model import Change, Document, Mention, Node
+
+# The entity types udvalidate accepts (CorefUD 1.0 and later).
+CORE_TYPES = frozenset({"person", "place", "organization", "animal", "plant", "object", "substance", "time",
+                        "number", "abstract", "event", "other"})
+
+
+def merge_same_span(document: Document, report: Report) -> None:
+    for mentions in _same_span_groups(document):
+        kept: dict[int, Mention] = {}
+        for mention in mentions:
+            first = kept.setdefault(id(mention.entity), mention)
+            if first is not mention:
+                _changes(report, "corefud merge-same-span", document.remove_mention(mention))
+                report.add("corefud merge-same-span: same-span mention of one entity removed",
+                           _where(document, mention))
+        if len(kept) > 1:
+            report.add("corefud merge-same-span: same-span mentions of different entities (kept)",
+                       f"{_where(document, mentions[0])}: {', '.join(m.entity.id for m in kept.values())}")
+
+
+def fix_interleaved(document: Document, report: Report) -> None:
+    for sentence in document.sentences:
+        mentions = sorted({id(m): m for n in sentence.nodes for m in n.mentions}.values(), key=lambda m: m.order)
+        gone: set[int] = set()
+        for first, second in combinations(mentions, 2):
+            if id(first) in gone or id(second) in gone or first.entity is not second.entity:
+                continue
+            if not _interleaved(first, second):
+                continue
+            where = _where(document, first)
+            document.set_words(first, [*first.words, *second.words], first.head)
+            _changes(report, "corefud fix-interleaved", document.remove_mention(second))
+            gone.add(id(second))
+            report.add("corefud fix-interleaved: mentions of one entity merged into their union",
+                       f"{where} + {' '.join(w.form for w in second.words)}")
+            union = set(map(id, first.words))
+            if any(id(m) not in gone and m is not first and m is not second and set(map(id, m.words)) == union
+                   for m in mentions):
+                _changes(report, "corefud fix-interleaved", document.remove_mention(first))
+                gone.add(id(first))
+                report.add("corefud fix-interleaved: merged mention removed (another mention has its span)",
+                           _where(document, first))
+
+
+def _interleaved(a: Mention, b: Mention) -> bool:
+    """FixInterleaved's test: overlapping without nesting, or nested and sharing a continuous part."""
+    words_a, words_b = set(map(id, a.words)), set(map(id, b.words))
+    if words_a <= words_b or words_b <= words_a:
+        return bool(_part_ids(a) & _part_ids(b))
+    first_a, last_a, first_b, last_b = a.words[0].order, a.words[-1].order, b.words[0].order, b.words[-1].order
+    return not (first_a < first_b and last_a < first_b) and not (first_b < first_a and last_b < first_a)
+
+
+def _part_ids(mention: Mention) -> set[tuple[str, str]]:
+    return {(part[0].id, part[-1].id) for part in mention.parts()}
+
+
+def move_heads(document: Document, report: Report) -> None:
+    for entity in document.entities:
+        for mention in entity.mentions:
+            head = mention.words[0] if len(mention.words) == 1 else ud_head(mention)
+            if head is None or head is mention.head:
+                if head is None:
+                    report.add("corefud move-heads: no head (none annotated, no tree)", _where(document, mention))
+                continue
+            reason = "head moved to the highest node" if mention.head is not None else "head set (none before)"
+            report.add(f"corefud move-heads: {reason}", _where(document, mention))
+            document.move_head(mention, head)
+
+
+def check(document: Document, report: Report) -> None:
+    for mentions in _same_span_groups(document):
+        if len({id(m.entity) for m in mentions}) > 1:
+            report.add("corefud check: same-span mentions of different entities", _where(document, mentions[0]))
+    for sentence in document.sentences:
+        mentions = {id(m): m for n in sentence.nodes for m in n.mentions}.values()
+        for a, b in combinations(sorted(mentions, key=lambda m: m.order), 2):
+            if a.entity is b.entity and _crossing(a, b):
+                report.add("corefud check: crossing mentions of one entity", _where(document, a))
+    for entity in document.entities:
+        if entity.type and entity.type not in CORE_TYPES:
+            report.add("corefud check: entity type outside CorefUD's list", f"{document.id}: {entity.id} "
+                       f"{entity.type}")
+
+
+def _crossing(a: Mention, b: Mention) -> bool:
+    words_a, words_b = set(map(id, a.words)), set(map(id, b.words))
+    return bool(words_a & words_b) and not (words_a <= words_b or words_b <= words_a)
+
+
+def heads_only(document: Document, report: Report) -> None:
+    for entity in list(document.entities):
+        seen: dict[int, Mention] = {}
+        for mention in list(entity.mentions):
+            head = _head(mention)
+            if head is None:
+                report.add("heads-only: mention without a head (none annotated, no tree) kept whole",
+                           _where(document, mention))
+                continue
+            if len(mention.words) > 1:
+                report.add("heads-only: mention reduced to its head word", _where(document, mention))
+                document.set_words(mention, [head], head)
+            elif mention.head is None:
+                document.move_head(mention, head)
+            if id(head) in seen:
+                report.add("heads-only: mentions of one entity on the same word collapsed", _where(document, mention))
+                _changes(report, "heads-only", document.remove_mention(mention))
+            else:
+                seen[id(head)] = mention
+
+
+def _head(mention: Mention) -> Node | None:
+    """The annotated head, else the word of a one-word mention, else the highest node in the tree."""
+    if mention.head is not None or len(mention.words) == 1:
+        return mention.head or mention.words[0]
+    return ud_head(mention)
+
+
+def remove_singletons(document: Document, report: Report) -> None:
+    for entity in [e for e in document.entities if len(e.mentions) == 1]:
+        report.add("remove-singletons: entity with one mention removed",
+                   f"{_where(document, entity.mentions[0])} ({entity.id})")
+        _changes(report, "remove-singletons", document.remove_entity(entity))
+
+
+def _same_span_groups(document: Document) -> list[list[Mention]]:
+    """Mentions sharing exactly the same nodes, in document order, groups of two or more."""
+    groups: dict[frozenset[int], list[Mention]] = {}
+    for mention in document.mentions:
+        groups.setdefault(frozenset(map(id, mention.words)), []).append(mention)
+    return [group for group in groups.values() if len(group) > 1]
+
+
+def _changes(report: Report, step: str, changes: list[Change]) -> None:
+    for change in changes:
+        report.add(f"{step}: {change.what}", change.detail)
+
+
+def _where(document: Document, mention: Mention) -> str:
+    return f"{document.id}, {mention.sentence.id}: {' '.join(w.form for w in mention.words)}"

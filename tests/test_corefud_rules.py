@@ -1,0 +1,178 @@
+"""--rules corefud and its steps, heads-only and remove-singletons: equal to udapi's corefud blocks on the same files
+(udapi is a test dependency), composable by name, and reported."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import pytest
+
+import harmonize
+from harmonize.errors import HarmonizeError, Report
+from harmonize.rules import RULES, apply_rules, rule_list
+from harmonize.schemas.model import Corpus, Document, Node, Sentence
+from tests.conftest import SHARED_DATA, file_params, shared_files
+from tests.test_parsing import run, validate
+
+udapi_document = pytest.importorskip("udapi.core.document", reason="udapi not installed: pip install -e '.[test]'")
+BLOCKS = {
+    "move-heads": ("udapi.block.corefud.movehead", "MoveHead", {}),
+    "merge-same-span": ("udapi.block.corefud.mergesamespan", "MergeSameSpan", {"same_entity_only": True}),
+    "fix-interleaved": ("udapi.block.corefud.fixinterleaved", "FixInterleaved", {}),
+}
+# Files of three sources: the udapi sample, the CorefUD release of ParCorFull, and every 20th GUM V11 document
+# (all 281 were compared when the rules were written: see the closing note of issue 16).
+REAL_FILES = (shared_files("*.conllu", "corefud-samples", "udapi")
+              + shared_files("*.conllu", "mmax2", "parcorfull", "corefud_reference_en")[::3]
+              + shared_files("GUM_*.conllu", "gum", "v11.1.0", "dep")[::20])
+
+
+def udapi_mentions(path: Path, steps: list[str], heads: bool = True) -> set[tuple]:
+    """(entity, sentence, word ids, head id) of every mention after udapi's blocks for ``steps``."""
+    from importlib import import_module
+
+    document = udapi_document.Document(str(path))
+    logging.disable(logging.WARNING)  # MergeSameSpan warns about every same-span pair of two entities
+    try:
+        for step in steps:
+            module, name, options = BLOCKS[step]
+            getattr(import_module(module), name)(**options).apply_on_document(document)
+    finally:
+        logging.disable(logging.NOTSET)
+    # udapi prefixes GUM's GRP ids with the document ("d1.").
+    return {(re.sub(r"^d\d+\.", "", entity.eid), mention.words[0].root.sent_id, tuple(str(w.ord) for w in mention.words),
+             str(mention.head.ord) if heads else None)
+            for entity in document.coref_entities for mention in entity.mentions if mention.words}
+
+
+def our_mentions(corpus: Corpus, heads: bool = True) -> set[tuple]:
+    return {(entity.id, mention.sentence.id, tuple(w.id for w in mention.words),
+             mention.head.id if heads and mention.head is not None else None)
+            for document in corpus for entity in document.entities for mention in entity.mentions}
+
+
+@pytest.mark.parametrize("path", file_params(REAL_FILES, "CorefUD files (udapi sample, ParCorFull, GUM V11)"))
+@pytest.mark.parametrize("steps", [["move-heads"], ["merge-same-span"], ["fix-interleaved"], ["corefud"]])
+def test_rules_equal_udapis_blocks_on_real_files(path: Path, steps: list[str]) -> None:
+    corpus = harmonize.read(path)
+    apply_rules(corpus, ",".join(steps), Report())
+    blocks = RULES[steps[0]].steps[:-1] if steps == ["corefud"] else steps  # "check" changes nothing
+    # udapi gives a mention without an annotated head its first word; compare heads where a step set them.
+    heads = "move-heads" in blocks or "head" in (corpus.documents[0].entity_fields or ())
+    assert our_mentions(corpus, heads) == udapi_mentions(path, list(blocks), heads)
+
+
+def untidy_document() -> Document:
+    """One sentence, a chain tree (each word hangs from the next), and what the CorefUD steps fix: two same-span
+    mentions of e1, same-span mentions of e2 and e3, e4 nested in a discontinuous mention of e4 that shares its
+    continuous part, and e5 nested in e5 without a shared part (left alone)."""
+    document = Document(id="untidy", entity_fields=("eid", "etype", "head", "other"))
+    sentence = document.add_sentence(Sentence(id="untidy-1", text=" ".join(f"w{i}" for i in range(1, 11))))
+    for i in range(1, 11):
+        sentence.add_node(Node(str(i), f"w{i}", upos="NOUN", head=str(i + 1) if i < 10 else "0",
+                               deprel="dep" if i < 10 else "root"))
+    w = {i: sentence.nodes[i - 1] for i in range(1, 11)}
+    e1, e2, e3 = document.new_entity("e1", "person"), document.new_entity("e2", "object"), document.new_entity(
+        "e3", "object")
+    e4, e5 = document.new_entity("e4", "event"), document.new_entity("e5", "place")
+    document.add_mention(e1, [w[1], w[2]], head=w[2])
+    document.add_mention(e1, [w[1], w[2]], head=w[2])
+    document.add_mention(e2, [w[3]], head=w[3])
+    document.add_mention(e3, [w[3]], head=w[3])
+    document.add_mention(e4, [w[4], w[5], w[6]], head=w[6])
+    document.add_mention(e4, [w[2], w[4], w[5], w[6]], head=w[6])
+    document.add_mention(e5, [w[7], w[8], w[9], w[10]], head=w[10])
+    document.add_mention(e5, [w[8], w[9]], head=w[9])
+    return document
+
+
+@pytest.mark.parametrize("steps", [["merge-same-span"], ["fix-interleaved"], ["merge-same-span", "fix-interleaved",
+                                                                            "move-heads"]])
+def test_rules_equal_udapis_blocks_where_there_is_something_to_fix(tmp_path: Path, steps: list[str]) -> None:
+    path = tmp_path / "untidy.conllu"
+    harmonize.write(Corpus([untidy_document()]), path)
+    corpus = harmonize.read(path)
+    assert our_mentions(corpus) == our_mentions(Corpus([untidy_document()]))  # the file says what was built
+    report = Report()
+    apply_rules(corpus, ",".join(steps), report)
+    assert our_mentions(corpus) == udapi_mentions(path, steps)
+    if "merge-same-span" in steps:
+        assert report.counts["corefud merge-same-span: same-span mention of one entity removed"] == 1
+        assert report.examples["corefud merge-same-span: same-span mentions of different entities (kept)"] == [
+            "untidy, untidy-1: w3: e2, e3"]
+    if "fix-interleaved" in steps:
+        # Alone, it also merges the two same-span mentions of e1 (nested both ways, sharing their one part).
+        merged = 1 if "merge-same-span" in steps else 2
+        assert report.counts["corefud fix-interleaved: mentions of one entity merged into their union"] == merged
+        assert [len(m.words) for m in corpus.documents[0].entity("e5").mentions] == [4, 2]  # nested: kept
+
+
+def test_corefud_set_writes_heads_into_a_header_without_them_and_stays_valid(tmp_path: Path) -> None:
+    gum = SHARED_DATA / "gum" / "v11.1.0" / "dep" / "GUM_academic_art.conllu"
+    if not gum.exists():
+        pytest.skip(f"{gum} not found: set HARMONIZE_SHARED_DATA to the shared data folder")
+    done = run("convert", gum, "-o", tmp_path / "art.conllu", "--rules", "corefud")
+    assert done.returncode == 0, done.stderr
+    assert "262 x corefud move-heads: head set (none before)" in done.stderr
+    text = (tmp_path / "art.conllu").read_text(encoding="utf-8")
+    assert "# global.Entity = GRP-etype-infstat-salience-centering-minspan-link-head-identity" in text
+    again = harmonize.read(tmp_path / "art.conllu")
+    assert all(m.head is not None for d in again for m in d.mentions)
+
+
+def test_heads_only_and_remove_singletons_compose_in_the_order_given() -> None:
+    corpus = Corpus([untidy_document()])
+    report = Report()
+    apply_rules(corpus, "merge-same-span,heads-only,remove-singletons", report)
+    document = corpus.documents[0]
+    assert {(e.id, frozenset(tuple(w.id for w in m.words) for m in e.mentions)) for e in document.entities} == {
+        ("e5", frozenset({("10",), ("9",)}))}
+    assert report.counts["heads-only: mention reduced to its head word"] == 5
+    assert report.counts["heads-only: mentions of one entity on the same word collapsed"] == 1  # e4's two on w6
+    assert report.counts["remove-singletons: entity with one mention removed"] == 4  # e1 (merged), e2, e3, e4
+    # In the other order the e1 duplicates collapse on their head word instead of being merged as same-span.
+    again = Corpus([untidy_document()])
+    other = Report()
+    apply_rules(again, "heads-only,remove-singletons", other)
+    assert other.counts["heads-only: mentions of one entity on the same word collapsed"] == 2
+    assert {e.id for e in again.documents[0].entities} == {"e5"}
+
+
+def test_heads_only_keeps_a_mention_without_head_or_tree_and_reports_it() -> None:
+    document = Document(id="flat")
+    sentence = document.add_sentence(Sentence(id="flat-1"))
+    nodes = [sentence.add_node(Node(str(i), f"w{i}")) for i in range(1, 4)]
+    entity = document.new_entity("e1")
+    document.add_mention(entity, nodes[:2])
+    document.add_mention(entity, nodes[2:])
+    report = Report()
+    apply_rules(Corpus([document]), "heads-only", report)
+    assert [len(m.words) for m in entity.mentions] == [2, 1]
+    assert report.counts["heads-only: mention without a head (none annotated, no tree) kept whole"] == 1
+
+
+def test_rules_are_listed_and_unknown_names_refused(tmp_path: Path) -> None:
+    listed = run("rules").stdout.splitlines()
+    assert [line.split()[0] for line in listed] == list(RULES)
+    assert any(line.startswith("corefud") and "merge-same-span, fix-interleaved, move-heads, check" in line
+               for line in listed)
+    with pytest.raises(HarmonizeError, match="no rules 'corefd'; available: ontogum, corefud"):
+        rule_list("corefud,corefd")
+    (tmp_path / "in.conllu").write_text(Path(harmonize.conversion.sample_path()).read_text(encoding="utf-8"),
+                                        encoding="utf-8")
+    done = run("convert", tmp_path / "in.conllu", "-o", tmp_path / "out.conllu", "--rules", "corefud,nope")
+    assert done.returncode == 1 and len(done.stderr.splitlines()) == 1 and "no rules 'nope'" in done.stderr
+
+
+def test_corefud_rules_on_a_parsed_conversion_give_valid_corefud(udpipe_model: Path, tmp_path: Path) -> None:
+    rucoco = sorted((SHARED_DATA / "rucoco" / "json").glob("*.json"))[:1]
+    if not rucoco:
+        pytest.skip("RuCoCo not found: set HARMONIZE_SHARED_DATA to the shared data folder")
+    out = tmp_path / "ru.conllu"
+    done = run("convert", rucoco[0], "--from", "rucoco", "-o", out, "--parse", f"udpipe:{udpipe_model}",
+               "--rules", "corefud,remove-singletons")
+    assert done.returncode == 0, done.stderr
+    ok, output = validate(out, "ru")
+    assert ok, output
