@@ -8,8 +8,8 @@ import pytest
 
 from harmonize.converters.corefud import read_corefud, write_corefud
 from harmonize.converters.gum import read_splits
+from harmonize.schemas.heads import tree_head
 from harmonize.schemas.model import Corpus
-from harmonize.scoring.matching import tree_head
 from harmonize.scoring.score import score_corpora
 from tests.conftest import shared
 

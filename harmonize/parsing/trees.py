@@ -175,4 +175,4 @@ def _has_tree(mention: Mention) -> bool:
 
 
 def _where(document: Document, mention: Mention) -> str:
-    return f"{document.id}, {mention.sentence.id}: {' '.join(w.form for w in mention.words)}"
+    return f"{document.id}, {mention.sentence.id}: {mention.text}"

@@ -22,8 +22,8 @@ from __future__ import annotations
 from itertools import combinations
 
 from harmonize.errors import Report
-from harmonize.schemas.heads import ud_head
-from harmonize.schemas.model import Change, Document, Mention, Node
+from harmonize.schemas.heads import tree_head, ud_head
+from harmonize.schemas.model import Change, Document, Mention
 
 # The entity types udvalidate accepts (CorefUD 1.0 and later).
 CORE_TYPES = frozenset({"person", "place", "organization", "animal", "plant", "object", "substance", "time",
@@ -84,7 +84,7 @@ def _part_ids(mention: Mention) -> set[tuple[str, str]]:
 def move_heads(document: Document, report: Report) -> None:
     for entity in document.entities:
         for mention in entity.mentions:
-            head = mention.words[0] if len(mention.words) == 1 else ud_head(mention)
+            head = ud_head(mention)
             if head is None or head is mention.head:
                 if head is None:
                     report.add("corefud move-heads: no head (none annotated, no tree)", _where(document, mention))
@@ -118,7 +118,7 @@ def heads_only(document: Document, report: Report) -> None:
     for entity in list(document.entities):
         seen: dict[int, Mention] = {}
         for mention in list(entity.mentions):
-            head = _head(mention)
+            head = tree_head(mention)
             if head is None:
                 report.add("heads-only: mention without a head (none annotated, no tree) kept whole",
                            _where(document, mention))
@@ -133,13 +133,6 @@ def heads_only(document: Document, report: Report) -> None:
                 _changes(report, "heads-only", document.remove_mention(mention))
             else:
                 seen[id(head)] = mention
-
-
-def _head(mention: Mention) -> Node | None:
-    """The annotated head, else the word of a one-word mention, else the highest node in the tree."""
-    if mention.head is not None or len(mention.words) == 1:
-        return mention.head or mention.words[0]
-    return ud_head(mention)
 
 
 def remove_singletons(document: Document, report: Report) -> None:
@@ -163,4 +156,4 @@ def _changes(report: Report, step: str, changes: list[Change]) -> None:
 
 
 def _where(document: Document, mention: Mention) -> str:
-    return f"{document.id}, {mention.sentence.id}: {' '.join(w.form for w in mention.words)}"
+    return f"{document.id}, {mention.sentence.id}: {mention.text}"

@@ -58,6 +58,12 @@ def ud_head(mention: Mention, parents: list[Node | None] | None = None) -> Node 
     return candidates[0]
 
 
+def tree_head(mention: Mention) -> Node | None:
+    """The mention's annotated head, else the highest of its words in the tree (udapi's corefud.MoveHead), else
+    the word of a one-word mention; None: no annotation and no tree."""
+    return mention.head if mention.head is not None else ud_head(mention)
+
+
 def _enhanced_parents(node: Node) -> list[Node]:
     if node.deps not in ("_", "") and node.sentence is not None:
         parents = []

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harmonize.schemas.heads import ud_head
-from harmonize.schemas.model import Document, Mention, Node
+from harmonize.schemas.heads import tree_head
+from harmonize.schemas.model import Document, Node
 
 NodeKey = tuple  # (sentence index, node id), prefixed by the document index in cross-document scoring
 
@@ -73,11 +73,6 @@ def _deps(node: Node) -> frozenset[tuple[str, str]]:
 def node_key(node: Node) -> NodeKey:
     assert node.sentence is not None
     return (node.sentence.index, node.id)
-
-
-def tree_head(mention: Mention) -> Node | None:
-    """The mention's annotated head, else the highest of its words in the tree (udapi's corefud.MoveHead)."""
-    return mention.head if mention.head is not None else ud_head(mention)
 
 
 def document_spans(
