@@ -7,10 +7,13 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,6 +53,22 @@ def print_throughput(best: dict[str, dict], tokens: int, floor: str) -> None:
     for name, result in best.items():
         print(f"{name:<{width}}{result['seconds']:>8.3f}{result['median']:>10.3f}{tokens / result['seconds']:>11,.0f}"
               f"{result['peak_mb']:>9.0f}{result['seconds'] / best[floor]['seconds']:>{len(ratio) + 2}.2f}")
+
+
+@contextmanager
+def scratch_folder(prefix: str) -> Iterator[Path]:
+    """A temporary folder for a contender's output, removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def print_result(seconds: float, children: bool = False, **extra: object) -> None:
+    """What a child process reports to :func:`best_of`: seconds and peak memory (of its own children, for a
+    contender that runs a command), as one JSON line."""
+    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children), **extra}))
 
 
 def peak_mb(children: bool = False) -> float:

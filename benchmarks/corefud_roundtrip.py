@@ -14,7 +14,6 @@ harmonize's output must be byte-identical to its input, or the benchmark stops.
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import sys
@@ -22,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import arguments, best_of, count_words, harmonize_command, peak_mb
+from common import arguments, best_of, count_words, harmonize_command, print_result
 
 
 def gum_files(data: Path) -> list[Path]:
@@ -58,7 +57,7 @@ def one(name: str, work: Path) -> None:
     seconds = time.perf_counter() - start
     if name.startswith("harmonize") and out.read_bytes() != source.read_bytes():
         sys.exit(f"{name} did not write its input back byte for byte")
-    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children=True)}))
+    print_result(seconds, children=True)
 
 
 def main() -> None:

@@ -11,15 +11,12 @@ Contenders:
 
 from __future__ import annotations
 
-import json
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from common import arguments, best_of, harmonize_command, peak_mb, print_throughput
+from common import arguments, best_of, harmonize_command, print_result, print_throughput, scratch_folder
 
 CONTENDERS = ["lxml parse", "read", "cli"]
 
@@ -38,8 +35,7 @@ def one(name: str, data: Path) -> None:
     from harmonize.io import paused_gc
 
     folder = release(data)
-    out = Path(tempfile.mkdtemp(prefix="bench-ecbplus-"))
-    try:
+    with scratch_folder("bench-ecbplus-") as out:
         start = time.perf_counter()
         if name == "lxml parse":
             for topic in topic_folders(folder):
@@ -53,9 +49,7 @@ def one(name: str, data: Path) -> None:
             subprocess.run([harmonize_command(), "convert", str(folder), "--from",
                             "ecbplus", "--to", "corefud", "-o", str(out)], check=True, capture_output=True)
         seconds = time.perf_counter() - start
-        print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children=name == "cli")}))
-    finally:
-        shutil.rmtree(out, ignore_errors=True)
+        print_result(seconds, children=name == "cli")
 
 
 def main() -> None:
@@ -63,7 +57,6 @@ def main() -> None:
     if args.one:
         one(args.one, args.data)
         return
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from harmonize.converters.ecbplus import read_ecbplus
 
     corpus = read_ecbplus(release(args.data))

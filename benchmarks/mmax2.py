@@ -11,15 +11,12 @@ Contenders:
 
 from __future__ import annotations
 
-import json
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from common import arguments, best_of, harmonize_command, peak_mb, print_throughput
+from common import arguments, best_of, harmonize_command, print_result, print_throughput, scratch_folder
 
 CONTENDERS = ["lxml parse", "read", "cli"]
 FOLDERS = ("parcorfull/news/EN", "parcorfull/news/DE", "potsdam_pcc2.2/coreference-mmax")
@@ -46,8 +43,7 @@ def one(name: str, data: Path) -> None:
     from harmonize.io import paused_gc
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
-    out = Path(tempfile.mkdtemp(prefix="bench-mmax2-"))
-    try:
+    with scratch_folder("bench-mmax2-") as out:
         start = time.perf_counter()
         if name == "lxml parse":
             for folder in folders(data):
@@ -64,9 +60,7 @@ def one(name: str, data: Path) -> None:
                                 "mmax2", "--to", "corefud", "-o", str(out / str(number))], check=True,
                                capture_output=True)
         seconds = time.perf_counter() - start
-        print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children=name == "cli")}))
-    finally:
-        shutil.rmtree(out, ignore_errors=True)
+        print_result(seconds, children=name == "cli")
 
 
 def main() -> None:
@@ -74,7 +68,6 @@ def main() -> None:
     if args.one:
         one(args.one, args.data)
         return
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from harmonize.converters.mmax2 import read_mmax2
 
     tokens = sum(len(s.nodes) for folder in folders(args.data) for d in read_mmax2(folder) for s in d.sentences)

@@ -13,15 +13,12 @@ The official converter (the GUM build's) is not packaged and needs the GUM build
 
 from __future__ import annotations
 
-import json
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from common import arguments, best_of, count_words, harmonize_command, peak_mb
+from common import arguments, best_of, count_words, harmonize_command, print_result, scratch_folder
 
 CONTENDERS = ["read", "read+rules", "read+rules+write", "cli"]
 
@@ -33,8 +30,7 @@ def one(name: str, release: Path) -> None:
     from harmonize.io import paused_gc
     from harmonize.rules.ontogum import apply_ontogum
 
-    out = Path(tempfile.mkdtemp(prefix="bench-ontogum-"))
-    try:
+    with scratch_folder("bench-ontogum-") as out:
         start = time.perf_counter()
         if name == "cli":
             subprocess.run([harmonize_command(), "convert", str(release), "--from", "gum",
@@ -51,9 +47,7 @@ def one(name: str, release: Path) -> None:
                         write_conll2012(corpus, out / f"{path.stem}.conll", report, layout="ontogum")
                     corpus.release()
         seconds = time.perf_counter() - start
-        print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children=name == "cli")}))
-    finally:
-        shutil.rmtree(out, ignore_errors=True)
+        print_result(seconds, children=name == "cli")
 
 
 def main() -> None:

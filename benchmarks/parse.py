@@ -15,7 +15,6 @@ Contenders:
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import sys
@@ -23,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import arguments, best_of, harmonize_command, peak_mb, print_throughput
+from common import arguments, best_of, harmonize_command, print_result, print_throughput, scratch_folder
 
 CONTENDERS = ["udpipe alone", "convert", "convert --parse", "convert --parse --jobs 1"]
 
@@ -47,8 +46,7 @@ def sentences(folder: Path) -> list[list[str]]:
 
 def one(name: str, data: Path, model: Path) -> None:
     folder = release(data)
-    out = Path(tempfile.mkdtemp(prefix="bench-parse-"))
-    try:
+    with scratch_folder("bench-parse-") as out:
         if name == "udpipe alone":
             from harmonize.parsing.udpipe import UDPipeParser
 
@@ -63,9 +61,7 @@ def one(name: str, data: Path, model: Path) -> None:
             subprocess.run([harmonize_command(), "convert", str(folder), "--from", "ecbplus", "--to", "corefud",
                             "-o", str(out), *parse], check=True, capture_output=True)
         seconds = time.perf_counter() - start
-        print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children=name != "udpipe alone")}))
-    finally:
-        shutil.rmtree(out, ignore_errors=True)
+        print_result(seconds, children=name != "udpipe alone")
 
 
 def main() -> None:

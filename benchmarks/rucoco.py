@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from common import arguments, best_of, peak_mb, print_throughput
+from common import arguments, best_of, print_result, print_throughput
 
 CONTENDERS = ["json+razdel", "read", "roundtrip"]
 
@@ -59,7 +59,7 @@ def one(name: str, data: Path) -> None:
                 corpus.release()
                 back.release()
     seconds = time.perf_counter() - start
-    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb()}))
+    print_result(seconds)
 
 
 def main() -> None:
@@ -67,7 +67,6 @@ def main() -> None:
     if args.one:
         one(args.one, args.data)
         return
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from harmonize.converters.rucoco import read_rucoco
 
     files = texts(args.data)

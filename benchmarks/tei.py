@@ -13,7 +13,6 @@ memory is its own), interleaved, best of --repeat:
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import sys
@@ -21,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import arguments, best_of, count_words, harmonize_command, peak_mb
+from common import arguments, best_of, count_words, harmonize_command, print_result, scratch_folder
 
 CONTENDERS = ["lxml parse", "read", "write", "cli"]
 
@@ -33,9 +32,8 @@ def one(name: str, corpus: Path) -> None:
     from harmonize.errors import Report
     from harmonize.io import paused_gc
 
-    out = Path(tempfile.mkdtemp(prefix="bench-tei-"))
     folders = document_folders(corpus)
-    try:
+    with scratch_folder("bench-tei-") as out:
         if name == "lxml parse":
             start = time.perf_counter()
             for folder in folders:
@@ -57,9 +55,7 @@ def one(name: str, corpus: Path) -> None:
             subprocess.run([harmonize_command(), "convert", str(corpus), "--from", "tei",
                             "--to", "corefud", "-o", str(out)], check=True, capture_output=True)
         seconds = time.perf_counter() - start
-        print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children=name == "cli")}))
-    finally:
-        shutil.rmtree(out, ignore_errors=True)
+        print_result(seconds, children=name == "cli")
 
 
 def main() -> None:
@@ -71,7 +67,6 @@ def main() -> None:
     files = sorted(dep.glob("*.conllu"))
     if not files:
         sys.exit(f"benchmark data not found: {dep} (set HARMONIZE_SHARED_DATA or --data)")
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from harmonize.converters.corefud import read_corefud
     from harmonize.converters.tei import write_tei
 
