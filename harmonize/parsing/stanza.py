@@ -48,7 +48,7 @@ def load_pipeline(language: str, processors: str | None = None) -> Any:
     try:
         resources = json.loads((where / "resources.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        raise missing_models(language, where, "no resources.json") from None
+        raise missing_models(language, where, "resources.json missing or unreadable") from None
     entry = resources.get(language, {})
     language = entry.get("alias", language)
     if language not in resources or not (where / language).is_dir():
