@@ -6,16 +6,20 @@ from harmonize.errors import Report
 from harmonize.rules import ontogum
 from harmonize.schemas.model import Corpus, Document, Mention, Node, Sentence
 
-# A token: form, lemma, UPOS, XPOS, head (1-based, 0 = root), deprel.
-Token = tuple[str, str, str, str, int, str]
+# A token: form, lemma, UPOS, XPOS, head (1-based, 0 = root), deprel, and optionally FEATS.
+Token = tuple[str, ...]
 
 
-def document(*sentences: list[Token]) -> Document:
+def document(*sentences: list[Token], masked: bool = False) -> Document:
+    """A document of the tokens; ``masked``: every form and lemma replaced by underscores, as GUM's Reddit."""
     doc = Document(id="d")
     for number, tokens in enumerate(sentences, 1):
         sentence = doc.add_sentence(Sentence(id=f"s{number}"))
-        for index, (form, lemma, upos, xpos, head, deprel) in enumerate(tokens, 1):
-            sentence.add_node(Node(str(index), form, lemma, upos, xpos, "_", str(head), deprel))
+        for index, (form, lemma, upos, xpos, head, deprel, *feats) in enumerate(tokens, 1):
+            if masked:
+                form, lemma = "_" * len(form), "_"
+            sentence.add_node(Node(str(index), form, lemma, upos, xpos, feats[0] if feats else "_", str(head),
+                                   deprel))
     return doc
 
 
@@ -342,3 +346,65 @@ def test_singletons_go_last_and_the_chain_runs_in_order() -> None:
     assert [step.__name__ for step in ontogum.STEPS] == [
         "remove_bridging_and_cataphora", "contract_verbal_spans", "merge_appositions", "remove_compounds",
         "remove_copula", "remove_nested", "split_at_indefinites", "remove_singletons"]
+
+
+def spans(doc: Document) -> list[list[tuple[int, int, int]]]:
+    """The chains as (sentence, first word, last word) triples: masked words have no text to compare."""
+    return sorted([(m.sentence.index, m.words[0].position, m.words[-1].position) for m in e.mentions]
+                  for e in doc.entities)
+
+
+# Tokens with GUM's FEATS: the rules must read these, not the forms and lemmas.
+THE = "Definite=Def|PronType=Art"
+A = "Definite=Ind|PronType=Art"
+HE = "Case=Nom|Gender=Masc|Number=Sing|Person=3|PronType=Prs"
+HIS = "Gender=Masc|Number=Sing|Person=3|Poss=Yes|PronType=Prs"
+MASKED_CASES = (
+    # "[the farm] was built ... [a farm] grew ... [this farm] ... [no farm]": definiteness from Definite/PronType.
+    [("the", "the", "DET", "DT", 2, "det", THE), ("farm", "farm", "NOUN", "NN", 4, "nsubj:pass", "Number=Sing"),
+     ("was", "be", "AUX", "VBD", 4, "aux:pass"), ("built", "build", "VERB", "VBN", 0, "root")],
+    [("a", "a", "DET", "DT", 2, "det", A), ("farm", "farm", "NOUN", "NN", 3, "nsubj"),
+     ("grew", "grow", "VERB", "VBD", 0, "root")],
+    [("the", "the", "DET", "DT", 2, "det", THE), ("farm", "farm", "NOUN", "NN", 0, "root")],
+    [("no", "no", "DET", "DT", 2, "det", "PronType=Neg"), ("farm", "farm", "NOUN", "NN", 0, "root")],
+    # "[a man] came ... [he] ... [prices are rising] ... [his] ... [it 's universal]" and an apposition with a
+    # closing quote told by its tag.
+    [("a", "a", "DET", "DT", 2, "det", A), ("man", "man", "NOUN", "NN", 3, "nsubj"),
+     ("came", "come", "VERB", "VBD", 0, "root")],
+    [("he", "he", "PRON", "PRP", 0, "root", HE)],
+    [("prices", "price", "NOUN", "NNS", 3, "nsubj"), ("are", "be", "AUX", "VBP", 3, "aux"),
+     ("rising", "rise", "VERB", "VBG", 0, "root"), ("his", "his", "PRON", "PRP$", 3, "obj", HIS)],
+    [("it", "it", "PRON", "PRP", 3, "nsubj"), ("'s", "be", "AUX", "VBZ", 3, "cop"),
+     ("universal", "universal", "ADJ", "JJ", 0, "root"), ("this", "this", "PRON", "DT", 3, "dep")],
+    [("Ann", "Ann", "PROPN", "NNP", 0, "root"), (",", ",", "PUNCT", ",", 4, "punct"),
+     ('"', '"', "PUNCT", "``", 4, "punct"), ("Nan", "Nan", "PROPN", "NNP", 1, "appos"),
+     ('"', '"', "PUNCT", "''", 4, "punct"), ("she", "she", "PRON", "PRP", 1, "dep", HE.replace("Masc", "Fem"))],
+    [("it", "it", "PRON", "PRP", 0, "root")],
+    [("a", "a", "DET", "DT", 2, "det", A), ("man", "man", "NOUN", "NN", 0, "root")],
+    [("he", "he", "PRON", "PRP", 0, "root", HE)],
+    [("this", "this", "DET", "DT", 2, "det", "Number=Sing|PronType=Dem"), ("farm", "farm", "NOUN", "NN", 0, "root")],
+)
+
+
+def annotate(doc: Document) -> None:
+    for entity, sentence, first, last, link in (
+            ("e1", 1, 1, 2, None), ("e1", 2, 1, 2, None), ("e1", 3, 1, 2, None), ("e1", 4, 1, 2, None),
+            ("e2", 5, 1, 2, None), ("e2", 6, 1, 1, "ana"), ("e3", 7, 1, 3, None), ("e3", 7, 4, 4, None),
+            ("e4", 8, 1, 3, None), ("e4", 8, 4, 4, None), ("e5", 9, 1, 1, None), ("e5", 9, 4, 4, "appos"),
+            ("e5", 9, 6, 6, "ana"), ("e6", 1, 1, 4, None), ("e6", 10, 1, 1, "ana"), ("e2", 11, 1, 2, None),
+            ("e2", 12, 1, 1, "ana"), ("e1", 13, 1, 2, None)):
+        mention(doc, entity, sentence, first, last, link=link)
+
+
+def test_masked_text_converts_as_its_original() -> None:
+    original, masked = document(*MASKED_CASES), document(*MASKED_CASES, masked=True)
+    reports = Report(), Report()
+    for doc, report in zip((original, masked), reports, strict=True):
+        annotate(doc)
+        ontogum.apply_ontogum(Corpus([doc]), report)
+    # "the farm" leaves its chain at the indefinite "a farm", which keeps the definite ones after it; the second
+    # "a man" stays in its chain, as "he" follows it.
+    assert chains(original) == [["'s", "this"], ['Ann , " Nan "', "she"], ["a farm", "the farm", "no farm", "this farm"],
+                                ["a man", "he", "a man", "he"], ["are", "his"], ["was", "it"]]
+    assert spans(masked) == spans(original)
+    assert reports[0].counts == reports[1].counts

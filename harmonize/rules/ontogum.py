@@ -24,7 +24,10 @@ them in the paper's order; :func:`apply_ontogum` runs them all.
    a one-word name follows it in the chain within two sentences.
 8. ``remove_singletons``: entities with one mention go (last, as the paper says, to catch the ones steps 1-7 made).
 
-Heads come from the UD tree (:func:`harmonize.schemas.heads.ud_head`) where the annotation gives none.
+Heads come from the UD tree (:func:`harmonize.schemas.heads.ud_head`) where the annotation gives none. Every
+decision reads tags, features and relations, not words, so that GUM's masked Reddit documents convert as their
+text would; a lemma or form is read only where the tags make no difference (:func:`is_be`,
+:func:`is_definite_determiner`).
 """
 
 from __future__ import annotations
@@ -35,8 +38,9 @@ from harmonize.errors import Report
 from harmonize.schemas.heads import ud_head
 from harmonize.schemas.model import Corpus, Document, Mention, Node
 
-DEFINITE_DETERMINERS = frozenset({"the", "this", "that", "these", "those", "all", "every", "any", "no"})
 _CLOSING = frozenset({")", "]", "}", "）", '"', "'", "’", "”", "»"})
+# Penn tags of closing brackets and quotes: the form may be masked, the tag is not.
+_CLOSING_XPOS = frozenset({"-RRB-", "''"})
 
 
 def _where(mention: Mention) -> str:
@@ -133,6 +137,33 @@ def expand_clausal_modifiers(document: Document, report: Report, tree: _Tree | N
                                head=head)
 
 
+def known_lemma(node: Node) -> str | None:
+    """The word's lemma, lowercased; None where the text is masked (GUM's Reddit documents: lemma "_", or
+    "*LOWER*" over a form of underscores)."""
+    lemma = node.form if node.lemma == "*LOWER*" else node.lemma
+    return lemma.lower() if lemma.strip("_") else None
+
+
+def is_be(child: Node, head: Node, tree: _Tree) -> bool:
+    """Whether ``child``, a dependent of ``head``, is a form of "be". The tree and the tags decide where they can
+    (GUM masks the forms and lemmas of some documents): English UD's only copula; a passive auxiliary (GUM also
+    tags the rarer passive "get" so); "been", the only auxiliary participle; the auxiliary closest to a gerund
+    head (progressive "is / has been / will be running"). Other verbs and auxiliaries ("there [are] ...",
+    "it ['s] gone") carry no tag or feature that sets "be" apart: their lemma decides, and a masked one is not
+    "be"."""
+    if child.deprel == "cop":
+        return True
+    if child.upos not in ("AUX", "VERB"):
+        return False
+    if child.upos == "AUX" and (child.deprel == "aux:pass" or (child.deprel == "aux" and child.xpos == "VBN")):
+        return True
+    if child.upos == "AUX" and child.deprel == "aux" and head.xpos == "VBG":
+        before = [c for c in tree.children(head) if c.deprel == "aux" and c.position < head.position]
+        if before and before[-1] is child:
+            return True
+    return known_lemma(child) == "be"
+
+
 def contract_verbal_spans(document: Document, report: Report, tree: _Tree | None = None) -> None:
     tree = tree if tree is not None else _Tree(document)
     expand_clausal_modifiers(document, report, tree)
@@ -141,7 +172,7 @@ def contract_verbal_spans(document: Document, report: Report, tree: _Tree | None
         if head is None or len(mention.words) == 1:
             continue
         inside = {id(w) for w in mention.words}
-        be = [c for c in tree.children(head) if id(c) in inside and c.lemma == "be"]
+        be = [c for c in tree.children(head) if id(c) in inside and is_be(c, head, tree)]
         if be:
             what = "copular clause contracted to its copula" if be[-1].deprel == "cop" else \
                 "verb phrase contracted to its auxiliary 'be'"
@@ -163,7 +194,7 @@ def merge_appositions(document: Document, report: Report, tree: _Tree | None = N
                 # The construction takes a closing bracket or quote right after the apposition ("( SUT )").
                 last = max(anchor.words[-1].position, apposition.words[-1].position)
                 if (apposition.words[-1].position >= anchor.words[-1].position and last + 1 < len(nodes)
-                        and nodes[last + 1].form in _CLOSING):
+                        and (nodes[last + 1].xpos in _CLOSING_XPOS or nodes[last + 1].form in _CLOSING)):
                     last += 1
                 first = anchor.words[0].position
                 report.add("ontogum 3 merge appositions: apposition merged into its anchor", _where(apposition))
@@ -231,13 +262,38 @@ def remove_nested(document: Document, report: Report, tree: _Tree | None = None)
                              "ontogum 6 remove nested entities: mention inside its own chain's mention unlinked")
 
 
+DEFINITE_DETERMINERS = frozenset({"the", "this", "that", "these", "those", "all", "every", "any", "no"})
+
+
+def is_definite_determiner(node: Node) -> bool:
+    """The definite and quantifying determiners of the official build (:data:`DEFINITE_DETERMINERS`, and "such"),
+    told from FEATS where they set them apart: ``Definite``, ``PronType=Dem|Neg|Tot`` (definite),
+    ``PronType=Int|Rel|Art`` (not), ``Polarity=Neg`` (GUM 7's "no"). "all", "every" and "any" share
+    ``PronType=Ind`` (GUM 7: no features) with "some", "each", "another", "both", and "such" is often tagged
+    as an adjective: there the lemma decides, and a masked one is not definite."""
+    if node.upos != "DET":
+        return known_lemma(node) == "such" and node.deprel == "amod"
+    feats = node.feats_dict()
+    if "Definite" in feats:
+        return feats["Definite"] == "Def"
+    pron_type = feats.get("PronType")
+    if pron_type in ("Dem", "Neg", "Tot") or feats.get("Polarity") == "Neg":
+        return True
+    if pron_type in ("Int", "Rel", "Art"):
+        return False
+    lemma = known_lemma(node)
+    if lemma == "such":
+        return node.deprel in ("amod", "det:predet")
+    return node.deprel == "det" and lemma in DEFINITE_DETERMINERS
+
+
 def is_definite(mention: Mention, tree: _Tree | None = None) -> bool:
     """The paper's test as the official build applies it: a mention is definite if it is a pronoun (UD also tags
     pronominal "this", "both", "each other" DET), a proper noun or foreign word, is possessed by a pronoun ("her
     parents"; a name or noun possessor, "Ann's dog", "the world's languages", does not count), is itself a
-    possessor ("the fluid 's"), or its head has a definite or quantifying determiner (the, this, that, these,
-    those, all, every, any, no; anaphoric "such": "such samples"). Anything else (bare and indefinite nouns,
-    adverbs, verbs) is not.
+    possessor ("the fluid 's"), or its head has a definite or quantifying determiner
+    (:func:`is_definite_determiner`). Anything else (bare and indefinite nouns, adverbs, verbs) is not. Tags,
+    features and relations decide, so that masked text gives the same answers.
     """
     tree = tree if tree is not None else _Tree(mention.sentence.document)  # type: ignore[arg-type]
     head = tree.head(mention)
@@ -248,9 +304,19 @@ def is_definite(mention: Mention, tree: _Tree | None = None) -> bool:
     return any(
         (child.deprel == "nmod:poss" and child.upos == "PRON")
         or child.xpos == "POS"  # the phrase is a possessor itself
-        or (child.deprel == "det" and child.lemma.lower() in DEFINITE_DETERMINERS)
-        or (child.lemma.lower() == "such" and child.deprel in ("amod", "det:predet"))
+        or (child.deprel in ("det", "det:predet", "amod") and is_definite_determiner(child))
         for child in tree.children(head))
+
+
+def is_he_or_she(node: Node) -> bool:
+    """The personal pronoun "he" or "she" ("him", "her" as object), from FEATS: third person singular masculine
+    or feminine with a case, neither possessive nor reflexive; from the lemma where the word has no features."""
+    feats = node.feats_dict()
+    if not feats:
+        return known_lemma(node) in ("he", "she")
+    return (node.upos == "PRON" and feats.get("PronType") == "Prs" and feats.get("Person") == "3"
+            and feats.get("Number") == "Sing" and feats.get("Gender") in ("Masc", "Fem") and "Case" in feats
+            and "Poss" not in feats and "Reflex" not in feats)
 
 
 def _confirmed(mentions: list[Mention], index: int, tree: _Tree) -> bool:
@@ -261,7 +327,7 @@ def _confirmed(mentions: list[Mention], index: int, tree: _Tree) -> bool:
     head = tree.head(following)
     if head is None or following.sentence.index > mentions[index].sentence.index + 2:
         return False
-    return head.lemma in ("he", "she") or (len(following.words) == 1 and head.xpos == "NNP")
+    return is_he_or_she(head) or (len(following.words) == 1 and head.xpos == "NNP")
 
 
 def split_at_indefinites(document: Document, report: Report, tree: _Tree | None = None) -> None:
