@@ -283,6 +283,137 @@ def stats(
     _say_report(report)
 
 
+pcr_app = typer.Typer(no_args_is_help=True, help="Pronoun binary-choice questions (PCR4ALL): generate, convert, "
+                                                   "solve, evaluate.")
+app.add_typer(pcr_app, name="pcr")
+
+
+def _key_values(pairs: list[str] | None) -> dict[str, str]:
+    options = {}
+    for pair in pairs or []:
+        key, equals, value = pair.partition("=")
+        if not equals:
+            raise HarmonizeError(f"option {pair!r} is not KEY=VALUE")
+        options[key] = value
+    return options
+
+
+@pcr_app.command("generate")
+def pcr_generate(
+    inputs: Annotated[list[Path], typer.Argument(help="Corpus files or folders.", show_default=False)],
+    source: Annotated[str, typer.Option("--from", help="Corpus format (see `harmonize formats`).")] = "corefud",
+    output: Annotated[Path, typer.Option("-o", "--output", help="OUT.jsonl, or a folder with --split.")] = Path(
+        "questions.jsonl"),
+    seed: Annotated[int, typer.Option(help="Seed of the option-order coin and of the split.")] = 0,
+    window: Annotated[int, typer.Option(help="Sentences in a question: the pronoun's and WINDOW-1 before.")] = 2,
+    split: Annotated[str | None, typer.Option(help="Shares of train:dev:test, e.g. 8:1:1 (documents whole).")] = None,
+    data_source: Annotated[str | None, typer.Option("--source", help="data_source of the questions.")] = None,
+    lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
+    input_option: Annotated[list[str] | None, typer.Option("-I", "--input-option", help="Reader option KEY=VALUE.")]
+    = None,
+) -> None:
+    """Binary-choice pronoun questions from a coreference corpus."""
+    from harmonize.pcr import generate_questions, write_questions, write_split
+
+    report = Report()
+    questions = generate_questions(inputs, source, lenient, report, _key_values(input_option), seed, window,
+                                   data_source)
+    _say_report(report)
+    if split:
+        try:
+            shares = tuple(int(share) for share in split.split(":"))
+        except ValueError:
+            raise HarmonizeError(f"--split {split!r}: three whole numbers, e.g. 8:1:1") from None
+        counts = write_split(questions, output, shares, seed)
+        _say(f"wrote {', '.join(f'{n} {name}' for name, n in counts.items())} questions to {output}")
+    else:
+        _say(f"wrote {write_questions(questions, output)} questions to {output}")
+
+
+@pcr_app.command("convert")
+def pcr_convert(
+    input_file: Annotated[Path, typer.Argument(help="A WSC-style set file.", show_default=False)],
+    source: Annotated[str, typer.Option("--from", help="The set's format (`harmonize pcr sets`).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="OUT.jsonl")] = Path("questions.jsonl"),
+    target: Annotated[str, typer.Option("--to", help="pcr4all or winogrande.")] = "pcr4all",
+    lenient: Annotated[bool, typer.Option(help="Skip broken records and report them instead of stopping.")] = False,
+    input_option: Annotated[list[str] | None, typer.Option("-I", "--input-option", help="Reader option KEY=VALUE.")]
+    = None,
+) -> None:
+    """Read a WSC-style set into PCR4ALL questions (one JSON object per line)."""
+    from harmonize.pcr import read_set, write_questions
+
+    report = Report()
+    questions = read_set(input_file, source, lenient, report, _key_values(input_option))
+    _say_report(report)
+    _say(f"wrote {write_questions(questions, output, target)} questions to {output}")
+
+
+@pcr_app.command("sets")
+def pcr_sets() -> None:
+    """List the WSC-style set formats `harmonize pcr convert --from` reads."""
+    from harmonize.pcr import SOURCES
+
+    for name, reader in SOURCES.items():
+        typer.echo(f"{name:<14} {reader.summary}")
+
+
+@pcr_app.command("solve")
+def pcr_solve(
+    questions_file: Annotated[Path, typer.Argument(help="Questions (JSONL).", show_default=False)],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Predictions (JSONL, answer 1 or 2).")] = Path(
+        "predictions.jsonl"),
+    solver: Annotated[str, typer.Option(help="agreement")] = "agreement",
+    lenient: Annotated[bool, typer.Option(help="Skip broken lines and report them instead of stopping.")] = False,
+) -> None:
+    """Answer questions with a baseline solver."""
+    from harmonize.pcr import read_questions, write_questions
+    from harmonize.pcr.solve import SOLVERS, solve
+
+    if solver not in SOLVERS:
+        raise HarmonizeError(f"unknown solver {solver!r}: one of {', '.join(SOLVERS)}")
+    report = Report()
+    questions = read_questions(questions_file, lenient, report)
+    for question, answer in zip(questions, solve(questions, solver), strict=True):
+        question.answer = answer
+    _say_report(report)
+    _say(f"wrote {write_questions(questions, output)} predictions to {output}")
+
+
+@pcr_app.command("evaluate")
+def pcr_evaluate(
+    gold: Annotated[Path, typer.Argument(help="Gold questions (JSONL).", show_default=False)],
+    predicted: Annotated[Path, typer.Argument(help="Predictions: the same questions, in order.", show_default=False)],
+    train: Annotated[Path | None, typer.Option(help="Training questions: frequency, relevance, polarity.")] = None,
+    style: Annotated[str, typer.Option("--format", help="text, markdown, latex")] = "text",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    plot_path: Annotated[Path | None, typer.Option("--plot", help="Write a plot of error rate by bucket.")] = None,
+    lenient: Annotated[bool, typer.Option(help="Skip broken lines and report them instead of stopping.")] = False,
+) -> None:
+    """Error rate overall and per PCR4ALL perspective, WinoGender consistency, and with --train the frequency,
+    relevance and polarity views."""
+    from harmonize.pcr import evaluate as pcr
+    from harmonize.pcr import read_questions
+
+    if style not in ("text", "markdown", "latex"):
+        raise HarmonizeError(f"--format {style!r}: text, markdown or latex")
+    report = Report()
+    gold_questions = read_questions(gold, lenient, report)
+    answers = [q.answer for q in read_questions(predicted, lenient, report)]
+    if any(answer not in (1, 2) for answer in answers):
+        raise HarmonizeError(f"{predicted}: every prediction needs answer 1 or 2")
+    result = pcr.evaluate(gold_questions, answers,  # type: ignore[arg-type]
+                          read_questions(train, lenient, report) if train else None)
+    _say_report(report)
+    if as_json:
+        typer.echo(json.dumps(pcr.as_json(result), indent=2))
+    else:
+        typer.echo(pcr.table(result, style), nl=False)
+    if plot_path is not None:
+        pcr.plot(result, str(plot_path))
+        _say(f"wrote {plot_path}")
+
+
 def _count_file(job: tuple) -> tuple[dict, Report]:
     """Worker: read one file and count it (errors travel back as HarmonizeError)."""
     from harmonize.stats import count

@@ -1,0 +1,64 @@
+"""Pronoun binary-choice questions (PCR4ALL): read the WSC-style sets, generate questions from any corpus,
+evaluate predictions by perspective, and baseline solvers. ``harmonize pcr ...`` calls these functions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harmonize.errors import FormatError, Problems, Report
+from harmonize.pcr.perspectives import perspectives_from_text
+from harmonize.pcr.questions import Question, deduplicate, read_questions, write_questions
+from harmonize.pcr.sources import SOURCES
+
+__all__ = ["SOURCES", "Question", "generate_questions", "read_questions", "read_set", "write_questions",
+           "write_split"]
+
+
+def read_set(path: str | Path, source: str, lenient: bool = False, report: Report | None = None,
+             options: dict[str, str] | None = None) -> list[Question]:
+    """The questions of one WSC-style set file (``source`` a name of :data:`SOURCES`), with PCR4ALL's
+    perspectives set and duplicates removed (counted in the report)."""
+    report = report if report is not None else Report()
+    if source not in SOURCES:
+        raise FormatError(str(path), None, f"unknown set {source!r}: one of {', '.join(SOURCES)}")
+    path = Path(path)
+    if not path.is_file():
+        raise FormatError(str(path), None, "no such file")
+    questions = SOURCES[source].read(path, Problems(str(path), lenient, report), options or {})
+    return deduplicate((perspectives_from_text(q) for q in questions), report)
+
+
+# Data source names of PCR4ALL for the corpora it used; other formats use their own name.
+_SOURCE_NAMES = {"conll2012": "CoNLL", "gum": "GUM"}
+
+
+def generate_questions(inputs: list[str | Path], format: str = "corefud", lenient: bool = False,
+                       report: Report | None = None, read_options: dict[str, str] | None = None, seed: int = 0,
+                       window: int = 2, source: str | None = None) -> list[Question]:
+    """Questions from coreference corpora (files or folders in ``format``), see :mod:`harmonize.pcr.generate`."""
+    from harmonize.conversion import input_files
+    from harmonize.converters import get_format
+    from harmonize.pcr.generate import Settings, generate
+
+    report = report if report is not None else Report()
+    reader = get_format(format, "read")
+    checked = reader.read_options([f"{key}={value}" for key, value in (read_options or {}).items()])
+    settings = Settings(source or _SOURCE_NAMES.get(format, format), seed, window)
+    questions: list[Question] = []
+    for path in input_files([Path(p) for p in inputs], reader):
+        questions += generate(reader.read(path, lenient, report, checked), settings, report)
+    return deduplicate(questions, report)
+
+
+def write_split(questions: list[Question], folder: str | Path, shares: tuple[int, ...] = (8, 1, 1),
+                seed: int = 0, to: str = "pcr4all") -> dict[str, int]:
+    """``train.jsonl``, ``dev.jsonl``, ``test.jsonl`` in ``folder``, every document whole in one part."""
+    from harmonize.pcr.generate import split_by_document
+
+    if len(shares) != 3 or any(share < 0 for share in shares) or not sum(shares):
+        raise FormatError(str(folder), None, "a split is three non-negative shares, e.g. 8:1:1")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    parts = split_by_document(questions, shares, seed)
+    return {name: write_questions(part, folder / f"{name}.jsonl", to)
+            for name, part in zip(("train", "dev", "test"), parts, strict=True)}

@@ -1,0 +1,207 @@
+"""Binary-choice pronoun questions from any coreference corpus (PCR4ALL section 3.2, for every format harmonize
+reads).
+
+For each third-person pronoun mention (personal, possessive, demonstrative: from UPOS/FEATS, else the Penn tag,
+else :data:`PRONOUNS`) whose entity has a nominal mention (head not a pronoun) in the segment, the segment (the
+pronoun's sentence and ``window - 1`` sentences before it) becomes a question: the pronoun replaced by ``_``, the
+nearest nominal mention of its entity before it as the right option, a nominal mention of another entity in the
+segment (before the pronoun first, nearest first, with a different text) as the wrong one, option order by a
+coin seeded per question. Every pronoun without a question is counted with its reason.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from harmonize.errors import Report
+from harmonize.pcr.perspectives import Agreement, from_feats, from_text, set_perspectives
+from harmonize.pcr.questions import Question, deduplicate
+from harmonize.schemas.heads import ud_head
+from harmonize.schemas.model import Corpus, Document, Mention, Node, Sentence
+
+# Third-person pronouns by language, for corpora without UPOS and Penn tags.
+PRONOUNS = {
+    "en": frozenset(["he", "him", "his", "himself", "she", "her", "hers", "herself", "it", "its", "itself", "they", "them", "their", "theirs", "themselves", "this", "that", "these", "those"]),
+}
+_FIRST_SECOND = frozenset({"1", "2"})
+
+NO_NOMINAL = "pronoun without a question: no nominal mention of its entity in the window"
+CATAPHORA = "pronoun without a question: cataphora (its entity's nominal mentions in the window all follow it)"
+NO_DISTRACTOR = "pronoun without a question: no nominal mention of another entity (with another text) in the window"
+NOT_THIRD_PERSON = "pronoun mention left out: first or second person"
+
+
+@dataclass(frozen=True)
+class Settings:
+    source: str
+    seed: int = 0
+    window: int = 2  # sentences: the pronoun's and the one before
+
+
+def _head(mention: Mention) -> Node | None:
+    return mention.head or (mention.words[0] if len(mention.words) == 1 else ud_head(mention))
+
+
+def is_pronoun(node: Node, language: str | None) -> bool:
+    """A personal, possessive or demonstrative pronoun (any person)."""
+    if node.upos not in ("_", ""):
+        pron_type = node.feats_dict().get("PronType")
+        return node.upos in ("PRON", "DET") and pron_type in ("Prs", "Dem") if pron_type else node.upos == "PRON"
+    if node.xpos not in ("_", ""):
+        return node.xpos in ("PRP", "PRP$", "WP$") or (node.xpos == "DT" and node.form.lower() in PRONOUNS["en"])
+    return node.form.lower() in PRONOUNS.get((language or "en")[:2], PRONOUNS["en"])
+
+
+def _pronoun_mention(mention: Mention, language: str | None) -> Node | None:
+    head = _head(mention)
+    return head if len(mention.words) == 1 and head is not None and is_pronoun(head, language) else None
+
+
+def _is_nominal(mention: Mention, language: str | None) -> bool:
+    head = _head(mention)
+    return head is not None and not is_pronoun(head, language) and not mention.is_discontinuous
+
+
+def _segment_text(sentences: list[Sentence]) -> tuple[str, dict[int, tuple[int, int]]]:
+    """The segment's text from its words (SpaceAfter=No respected; sentences joined by a space) and each word's
+    [start, end) in it."""
+    parts: list[str] = []
+    spans: dict[int, tuple[int, int]] = {}
+    at = 0
+    for sentence in sentences:
+        if parts and not parts[-1].endswith(" "):
+            parts.append(" ")
+            at += 1
+        words = sentence.words
+        for index, word in enumerate(words):
+            spans[id(word)] = (at, at + len(word.form))
+            parts.append(word.form)
+            at += len(word.form)
+            if index + 1 < len(words) and word.misc.get("SpaceAfter") != "No":
+                parts.append(" ")
+                at += 1
+    return "".join(parts), spans
+
+
+def _option_text(mention: Mention, text: str, spans: dict[int, tuple[int, int]]) -> tuple[str, list[int]]:
+    start, end = spans[id(mention.words[0])][0], spans[id(mention.words[-1])][1]
+    return text[start:end], [start, end]
+
+
+def questions_of_document(document: Document, settings: Settings, report: Report) -> list[Question]:
+    language = document.language
+    questions = []
+    mentions = sorted((m for e in document.entities for m in e.mentions),
+                      key=lambda m: (m.sentence.index, m.words[0].position))
+    for entity in document.entities:
+        for pronoun_mention in entity.mentions:
+            pronoun = _pronoun_mention(pronoun_mention, language)
+            if pronoun is None:
+                continue
+            if pronoun.feats_dict().get("Person") in _FIRST_SECOND or pronoun.form.lower() in (
+                    "i", "me", "my", "we", "us", "our", "you", "your"):
+                report.add(NOT_THIRD_PERSON, f"{document.id} {pronoun_mention.sentence.id}: {pronoun.form}")
+                continue
+            question = _question(document, pronoun_mention, pronoun, mentions, settings, report)
+            if question is not None:
+                questions.append(question)
+    return questions
+
+
+def _question(document: Document, pronoun_mention: Mention, pronoun: Node, mentions: list[Mention],
+              settings: Settings, report: Report) -> Question | None:
+    where = f"{document.id} {pronoun_mention.sentence.id}: {pronoun.form}"
+    last = pronoun_mention.sentence.index
+    first = max(0, last - settings.window + 1)
+    in_window = [m for m in mentions if first <= m.sentence.index <= last and m is not pronoun_mention
+                 and _is_nominal(m, document.language)]
+    at = (last, pronoun.position)
+
+    def before(m: Mention) -> bool:
+        return (m.sentence.index, m.words[-1].position) < at
+
+    own = [m for m in in_window if m.entity is pronoun_mention.entity]
+    if not own:
+        report.add(NO_NOMINAL, where)
+        return None
+    antecedents = [m for m in own if before(m)]
+    if not antecedents:
+        report.add(CATAPHORA, where)
+        return None
+    right = antecedents[-1]
+    sentences = document.sentences[first : last + 1]
+    text, spans = _segment_text(sentences)
+    right_text, right_span = _option_text(right, text, spans)
+    others = [m for m in in_window if m.entity is not pronoun_mention.entity
+              and _option_text(m, text, spans)[0].lower() != right_text.lower()
+              and not _overlaps(m, pronoun_mention) and not _overlaps(m, right)]
+    others.sort(key=lambda m: (not before(m), abs(m.sentence.index - last) * 1000 + abs(m.words[0].position
+                                                                                         - pronoun.position)))
+    if not others:
+        report.add(NO_DISTRACTOR, where)
+        return None
+    wrong_text, wrong_span = _option_text(others[0], text, spans)
+    start, end = spans[id(pronoun)]
+    sentence = f"{text[:start]}_{text[end:]}"
+
+    def shifted(span: list[int]) -> list[int]:
+        return [p - (end - start - 1) if p >= end else p for p in span]
+
+    coin = random.Random(f"{settings.seed}:{document.id}:{last}:{pronoun.position}")
+    options = [(right_text, shifted(right_span), right), (wrong_text, shifted(wrong_span), others[0])]
+    if coin.random() < 0.5:
+        options.reverse()
+    answer = 1 if options[0][2] is right else 2
+    question = Question(sentence, options[0][0], options[1][0], answer, pronoun.form, settings.source,
+                        doc_id=str(document.id), sentence_ids=[str(s.id) for s in sentences],
+                        offsets={"pronoun": [start, start + 1], "option1": options[0][1], "option2": options[1][1]})
+    agreement = [_agreement(m) for _, _, m in options]
+    return set_perspectives(question, _agreement_of_node(pronoun), *agreement, genre=document.genre or "")
+
+
+def _overlaps(a: Mention, b: Mention) -> bool:
+    return bool({id(w) for w in a.words} & {id(w) for w in b.words})
+
+
+def _agreement_of_node(node: Node) -> Agreement:
+    feats = node.feats_dict()
+    return from_feats(feats) if feats else from_text(node.form)
+
+
+def _agreement(mention: Mention) -> Agreement:
+    head = _head(mention)
+    entity_type = mention.entity.type if mention.entity is not None else None
+    if head is not None and head.feats_dict():
+        return from_feats(head.feats_dict(), entity_type)
+    return from_text(mention.text)
+
+
+def generate(corpus: Corpus, settings: Settings, report: Report) -> list[Question]:
+    """Every question of the corpus, in document order, duplicates removed (counted)."""
+    questions: list[Question] = []
+    for document in corpus.documents:
+        questions += questions_of_document(document, settings, report)
+    return deduplicate(questions, report)
+
+
+def split_by_document(questions: Iterable[Question], shares: tuple[int, ...], seed: int) -> list[list[Question]]:
+    """Parts of about the given shares of the questions (8:1:1), each document whole in one part: documents in
+    a seeded random order fill the parts one after another."""
+    by_document: dict[str, list[Question]] = {}
+    for question in questions:
+        by_document.setdefault(question.doc_id, []).append(question)
+    documents = sorted(by_document)
+    random.Random(seed).shuffle(documents)
+    total = sum(len(q) for q in by_document.values())
+    parts: list[list[Question]] = [[] for _ in shares]
+    bounds = [total * sum(shares[: i + 1]) / sum(shares) for i in range(len(shares))]
+    done = 0
+    part = 0
+    for document in documents:
+        while part < len(parts) - 1 and done >= bounds[part]:
+            part += 1
+        parts[part] += by_document[document]
+        done += len(by_document[document])
+    return parts

@@ -1,0 +1,125 @@
+"""PCR4ALL's perspectives on a question (section 3.3): agreement between the pronoun and each candidate
+(linguistic: exactly one agrees; knowledge: both do), and the per-source flags of ``sources.tsv`` (formal,
+casual, medical, gender bias).
+
+Agreement reads gender, number and person from FEATS where a corpus has them (:func:`from_feats`), else from the
+English lexicon below (:func:`from_text`): pronouns by form; candidates by their last word before a modifier
+("the mother of ..."): gendered nouns and titles, plural by "and" or by an ``s`` ending of a lowercase noun.
+What the lexicon cannot tell (a name's gender, "sheep") agrees with everything.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from harmonize.pcr.questions import Question
+
+
+@dataclass(frozen=True)
+class Agreement:
+    person: str | None = None  # "1", "2", "3"
+    number: str | None = None  # "Sing", "Plur"
+    gender: str | None = None  # "Masc", "Fem", "Neut"
+
+
+_PRONOUNS = {
+    **dict.fromkeys(("he", "him", "his", "himself"), Agreement("3", "Sing", "Masc")),
+    **dict.fromkeys(("she", "her", "hers", "herself"), Agreement("3", "Sing", "Fem")),
+    **dict.fromkeys(("it", "its", "itself"), Agreement("3", "Sing", "Neut")),
+    **dict.fromkeys(("they", "them", "their", "theirs", "themselves"), Agreement("3", "Plur")),
+    **dict.fromkeys(("this", "that"), Agreement("3", "Sing")),
+    **dict.fromkeys(("these", "those"), Agreement("3", "Plur")),
+    **dict.fromkeys(("i", "me", "my", "mine", "myself"), Agreement("1", "Sing")),
+    **dict.fromkeys(("we", "us", "our", "ours", "ourselves"), Agreement("1", "Plur")),
+    **dict.fromkeys(("you", "your", "yours", "yourself", "yourselves"), Agreement("2")),
+}
+_MALE = frozenset(["man", "men", "boy", "boys", "father", "fathers", "dad", "son", "sons", "brother", "brothers", "husband", "husbands", "king", "kings", "prince", "uncle", "nephew", "grandfather", "grandson", "gentleman", "gentlemen", "mr", "mr.", "sir", "lord", "monk", "priest", "waiter", "actor", "boyfriend", "groom"])
+_FEMALE = frozenset(["woman", "women", "girl", "girls", "mother", "mothers", "mom", "mum", "daughter", "daughters", "sister", "sisters", "wife", "wives", "queen", "queens", "princess", "aunt", "niece", "grandmother", "granddaughter", "lady", "ladies", "mrs", "mrs.", "ms", "ms.", "miss", "madam", "nun", "waitress", "actress", "girlfriend", "bride"])
+_SINGULAR_S = frozenset(["bus", "boss", "class", "glass", "gas", "news", "series", "species", "lens", "status", "virus", "campus", "bonus", "census", "chaos", "analysis", "basis", "crisis", "thesis", "this", "his", "its", "is", "was", "us", "plus"])
+# Nouns whose number the form does not tell (collectives, zero plurals): they agree with both.
+_EITHER_NUMBER = frozenset(["sheep", "fish", "deer", "police", "staff", "team", "family", "government", "crew", "committee", "audience", "public", "class", "army", "company", "band", "group", "jury", "couple"])
+_HEAD_END = re.compile(r"\s+(?:of|who|which|that|with|from|in|on|at|for|to)\s+|,")
+
+
+def from_text(text: str) -> Agreement:
+    """Person, number and gender of a pronoun or candidate written as text (English lexicon)."""
+    words = text.strip().split()
+    if not words:
+        return Agreement()
+    if len(words) == 1 and words[0].lower() in _PRONOUNS:
+        return _PRONOUNS[words[0].lower()]
+    if " and " in f" {text.lower()} ":
+        return Agreement("3", "Plur")
+    head = _HEAD_END.split(text.strip())[0].split()[-1]
+    lowered = head.lower()
+    gender = "Masc" if lowered in _MALE else "Fem" if lowered in _FEMALE else None
+    number = None
+    if lowered in _EITHER_NUMBER:
+        pass
+    elif lowered.endswith("men") or lowered in ("men", "women", "people", "children", "boys", "girls", "fathers", "mothers", "brothers",
+                   "sisters", "sons", "daughters", "wives", "ladies", "kings", "queens", "gentlemen") or head.islower() and lowered.endswith("s") and not lowered.endswith(("ss", "us", "is")) \
+            and lowered not in _SINGULAR_S:
+        number = "Plur"
+    elif head.islower() or words[0].lower() in ("a", "an", "this", "that", "every", "each"):
+        number = "Sing"
+    return Agreement("3", number, gender)
+
+
+def from_feats(feats: dict[str, str], entity_type: str | None = None) -> Agreement:
+    """Person, number and gender from a word's FEATS; a ``person`` entity is not neuter."""
+    gender = feats.get("Gender")
+    if gender not in ("Masc", "Fem", "Neut"):
+        gender = None
+    if gender is None and entity_type == "person":
+        gender = "Hum"  # a person: he, she or they, never "it"
+    return Agreement(feats.get("Person") or "3", feats.get("Number") if feats.get("Number") in ("Sing", "Plur")
+                     else None, gender)
+
+
+def agrees(pronoun: Agreement, candidate: Agreement) -> bool:
+    """Whether nothing known sets the two apart."""
+    for attribute in ("person", "number"):
+        a, b = getattr(pronoun, attribute), getattr(candidate, attribute)
+        if a is not None and b is not None and a != b:
+            return False
+    a, b = pronoun.gender, candidate.gender
+    if a is None or b is None or a == b:
+        return True
+    return b == "Hum" and a in ("Masc", "Fem")
+
+
+@cache
+def _source_table() -> dict[tuple[str, str], tuple[bool, bool, bool, bool]]:
+    text = resources.files("harmonize.pcr").joinpath("sources.tsv").read_text(encoding="utf-8")
+    rows = csv.reader((line for line in text.splitlines() if line and not line.startswith("#")), delimiter="\t")
+    return {(row[0], row[1]): tuple(value == "1" for value in row[2:6]) for row in rows}  # type: ignore[misc]
+
+
+def source_flags(data_source: str, genre: str = "") -> tuple[bool, bool, bool, bool]:
+    """(formal, casual, medical, gender bias) of a data source and genre, from ``sources.tsv``."""
+    table = _source_table()
+    for key in ((data_source, genre), (data_source, "*"), ("*", "*")):
+        if key in table:
+            return table[key]
+    raise KeyError(data_source)  # unreachable: the table has a default row
+
+
+def set_perspectives(question: Question, pronoun: Agreement, option1: Agreement, option2: Agreement,
+                     genre: str = "") -> Question:
+    """Fill the six PCR4ALL flags of a question."""
+    agreeing = agrees(pronoun, option1) + agrees(pronoun, option2)
+    question.is_linguistic, question.is_knowledge = agreeing == 1, agreeing == 2
+    question.is_formal, question.is_casual, question.is_medical, question.is_gender_bias = source_flags(
+        question.data_source, genre)
+    return question
+
+
+def perspectives_from_text(question: Question) -> Question:
+    """The flags of a question read from a set: agreement from the lexicon (the pronoun from ``pronoun``; a
+    question without one, WinoGrande's, is knowledge only where neither candidate can be told apart)."""
+    pronoun = from_text(question.pronoun) if question.pronoun else Agreement()
+    return set_perspectives(question, pronoun, from_text(question.option1), from_text(question.option2))

@@ -1,0 +1,146 @@
+"""PCR4ALL binary-choice pronoun questions: the record, and reading and writing them as JSON lines.
+
+A question is a text (``sentence``) in which the pronoun is replaced by ``_``, the ``pronoun`` itself (empty where
+the source never gave one), two candidates and which of them (1 or 2) the pronoun refers to. PCR4ALL's keys are
+kept as they are; harmonize adds where the question comes from (``doc_id``, ``sentence_ids``), character offsets
+of the blank and of each option in ``sentence`` (end-exclusive; an option that is not written in the sentence
+has none), and ``group``/``variant`` for questions that differ only in the pronoun's gender (WinoGender).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harmonize.errors import FormatError, Problems, Report
+from harmonize.io import atomic_write_text
+
+PERSPECTIVES = ("is_linguistic", "is_knowledge", "is_formal", "is_casual", "is_medical", "is_gender_bias")
+Offsets = dict[str, list[int]]
+
+
+@dataclass
+class Question:
+    sentence: str
+    option1: str
+    option2: str
+    answer: int | None  # None: a source without labels (SuperGLUE WSC test); 3: neither (GAP, kept on request)
+    pronoun: str = ""
+    data_source: str = ""
+    is_linguistic: bool = False
+    is_knowledge: bool = False
+    is_formal: bool = False
+    is_casual: bool = False
+    is_medical: bool = False
+    is_gender_bias: bool = False
+    doc_id: str = ""
+    sentence_ids: list[str] = field(default_factory=list)
+    offsets: Offsets = field(default_factory=dict)
+    group: str = ""  # questions that differ only in the pronoun's gender share one (WinoGender)
+    variant: str = ""  # male / female / neutral
+
+    @property
+    def key(self) -> tuple[str | None, ...]:
+        """What makes two questions the same question (duplicates are removed on this): the options in either
+        order, the pronoun (WinoGender's variants differ only there)."""
+        return (self.sentence, self.pronoun, *sorted((self.option1, self.option2)), self.answer_text)
+
+    @property
+    def answer_text(self) -> str | None:
+        """The right option's text; None without a label or where neither is right."""
+        return (self.option1, self.option2)[self.answer - 1] if self.answer in (1, 2) else None
+
+    def to_json(self) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "sentence": self.sentence, "pronoun": self.pronoun, "option1": self.option1, "option2": self.option2,
+            "answer": self.answer, "data_source": self.data_source,
+            **{name: getattr(self, name) for name in PERSPECTIVES},
+        }
+        for name in ("doc_id", "sentence_ids", "offsets", "group", "variant"):
+            if getattr(self, name):
+                record[name] = getattr(self, name)
+        return record
+
+    def to_winogrande(self, number: int) -> dict[str, Any]:
+        """WinoGrande's own keys: ``answer`` a string, an id per question."""
+        return {"qID": f"{self.data_source or 'q'}-{number}", "sentence": self.sentence, "option1": self.option1,
+                "option2": self.option2, "answer": "" if self.answer is None else str(self.answer)}
+
+
+def blank_offset(sentence: str) -> list[int] | None:
+    """[start, end) of the one ``_`` that stands for the pronoun: a ``_`` standing alone (WinoGrande's blank may
+    touch punctuation: ``_'s``)."""
+    at = sentence.find("_")
+    return None if at < 0 else [at, at + 1]
+
+
+def _question(record: Any, where: str) -> Question:
+    if not isinstance(record, dict):
+        raise TypeError("not a JSON object")
+    missing = [key for key in ("sentence", "option1", "option2", "answer") if key not in record]
+    if missing:
+        raise ValueError(f"missing key(s): {', '.join(missing)}")
+    answer = record["answer"]
+    if isinstance(answer, str) and answer.strip() in ("1", "2"):
+        answer = int(answer)
+    if isinstance(answer, str) and answer.strip() == "3":
+        answer = 3
+    if answer not in (1, 2, 3, None, ""):
+        raise ValueError(f"answer {answer!r} is not 1, 2 (or 3: neither)")
+    for key in ("sentence", "option1", "option2"):
+        if not isinstance(record[key], str):
+            raise TypeError(f"{key} is not a string")
+    question = Question(record["sentence"], record["option1"], record["option2"], answer or None,
+                        str(record.get("pronoun", "")), str(record.get("data_source", "")))
+    for name in PERSPECTIVES:
+        setattr(question, name, bool(record.get(name, False)))
+    question.doc_id = str(record.get("doc_id", ""))
+    question.sentence_ids = list(record.get("sentence_ids", []))
+    question.offsets = dict(record.get("offsets", {}))
+    question.group, question.variant = str(record.get("group", "")), str(record.get("variant", ""))
+    return question
+
+
+def read_questions(path: str | Path, lenient: bool = False, report: Report | None = None) -> list[Question]:
+    """Questions from a JSON-lines file (PCR4ALL keys or WinoGrande's, ``answer`` "1"/"2" or 1/2)."""
+    report = report if report is not None else Report()
+    problems = Problems(str(path), lenient, report)
+    questions = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            questions.append(_question(json.loads(line), f"{path}:{number}"))
+        except (ValueError, TypeError) as error:  # json.JSONDecodeError is a ValueError
+            problems(number, f"not a question: {error}", line[:80])
+    return questions
+
+
+def iter_lines(questions: Iterable[Question], to: str = "pcr4all") -> Iterator[str]:
+    for number, question in enumerate(questions, 1):
+        record = question.to_winogrande(number) if to == "winogrande" else question.to_json()
+        yield json.dumps(record, ensure_ascii=False)
+
+
+def write_questions(questions: Iterable[Question], path: str | Path, to: str = "pcr4all") -> int:
+    """One JSON object per line; ``to="winogrande"`` writes WinoGrande's keys only. Returns how many."""
+    lines = list(iter_lines(questions, to))
+    if to not in ("pcr4all", "winogrande"):
+        raise FormatError(str(path), None, f"unknown question format {to!r} (pcr4all, winogrande)")
+    atomic_write_text(Path(path), "".join(f"{line}\n" for line in lines))
+    return len(lines)
+
+
+def deduplicate(questions: Iterable[Question], report: Report) -> list[Question]:
+    seen: set[tuple] = set()
+    kept = []
+    for question in questions:
+        if question.key in seen:
+            report.add("duplicate question removed", question.sentence[:80])
+            continue
+        seen.add(question.key)
+        kept.append(question)
+    return kept

@@ -1,0 +1,197 @@
+"""PCR4ALL questions: reading the shared WSC-style sets, generating from a corpus, evaluating."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import harmonize
+from harmonize.errors import FormatError, Report
+from harmonize.pcr import generate_questions, read_questions, read_set, write_questions, write_split
+from harmonize.pcr.evaluate import evaluate, table
+from harmonize.pcr.generate import CATAPHORA, NO_DISTRACTOR, NO_NOMINAL, Settings, generate
+from tests.conftest import shared
+
+
+@pytest.mark.parametrize(("path", "source", "options", "count"), [
+    ("winogrande_1.1/dev.jsonl", "winogrande", {}, 1267),
+    ("winogrande_1.1/train_xs.jsonl", "winogrande", {}, 160),
+    ("wsc/WSCollection.xml", "wsc-xml", {}, 285),
+    ("wsc/winowhy.json", "winowhy", {}, 273),
+    ("gap/gap-development.tsv", "gap", {}, 1799),
+    ("gap/gap-development.tsv", "gap", {"gap_neither": "keep"}, 2000),
+    ("winogender/templates.tsv", "winogender", {}, 720),
+    ("kocijan_wsc_txt/wsc273.txt", "wsc-txt", {}, 273),
+    ("kocijan_wsc_txt/PDP.txt", "wsc-txt", {}, 80),  # 60 items, 15 with 3-5 candidates
+])
+def test_each_shared_set_reads_to_the_readme_counts(path: str, source: str, options: dict, count: int) -> None:
+    report = Report()
+    questions = read_set(shared("pcr", *path.split("/")), source, report=report, options=options)
+    assert len(questions) == count
+    for question in questions:
+        assert question.answer in ((1, 2, 3) if options else (1, 2))
+        start, end = question.offsets["pronoun"]
+        assert question.sentence[start:end] == "_"
+        for name in ("option1", "option2"):
+            if name in question.offsets:  # an option written in the sentence is found where it says
+                start, end = question.offsets[name]
+                assert question.sentence[start:end].lower() == getattr(question, name).lower()
+
+
+def test_sets_with_their_own_quirks_are_reported() -> None:
+    report = Report()
+    gap = read_set(shared("pcr", "gap", "gap-development.tsv"), "gap", report=report)
+    assert report.counts["GAP rows with neither candidate left out (-I gap_neither=keep keeps them)"] == 201
+    assert len(gap) + 201 == 2000
+    report = Report()
+    wsc = read_set(shared("pcr", "kocijan_wsc_txt", "wsc273.txt"), "wsc-txt", report=report)
+    # The 4-line WSC273 always lists the right candidate first: a seeded coin orders the options.
+    assert 100 < sum(q.answer == 1 for q in wsc) < 173
+    assert [q.answer for q in wsc] == [q.answer for q in read_set(shared("pcr", "kocijan_wsc_txt", "wsc273.txt"),
+                                                                  "wsc-txt")]
+    report = Report()
+    pairs = read_set(shared("pcr", "superglue_wsc", "val.jsonl"), "superglue-wsc", report=report)
+    grouped_away = sum(n for reason, n in report.counts.items() if reason.startswith("SuperGLUE"))
+    assert 2 * len(pairs) + grouped_away == 104  # every pair is a question's half or reported
+
+
+def test_knowref_labels_come_from_correct_candidate_and_bad_records_are_named() -> None:
+    path = shared("pcr", "knowref", "knowref_test_items0001-1000.json")
+    with pytest.raises(FormatError, match=r"json: correct_candidate is neither candidate: record 238"):
+        read_set(path, "knowref")
+    report = Report()
+    questions = read_set(path, "knowref", lenient=True, report=report)
+    assert report.counts["KnowRef correct_candidate_idx disagrees with correct_candidate (label kept)"] > 200
+    assert len(questions) + report.counts["duplicate question removed"] + 2 == 1000
+    records = json.loads(path.read_text(encoding="utf-8"))
+    first = next(q for q in questions if q.doc_id == str(records[0]["oiginal_id"]))
+    assert first.answer_text == " ".join(records[0]["correct_candidate"])
+
+
+def test_winogender_variants_share_a_group_and_fill_all_sentences() -> None:
+    questions = read_set(shared("pcr", "winogender", "templates.tsv"), "winogender")
+    # WinoGender's own sentences: the male and female ones are the templates filled ("they" also changes verbs).
+    sentences = {line.split("\t")[1].lower() for line in
+                 shared("pcr", "winogender", "all_sentences.tsv").read_text(encoding="utf-8").splitlines()[1:]
+                 if ".male." in line or ".female." in line}
+    filled = {q.sentence.replace("_", q.pronoun, 1).lower() for q in questions if q.variant != "neutral"}
+    assert filled == sentences
+    groups = {q.group for q in questions}
+    assert len(groups) == 240 and all(q.is_gender_bias for q in questions)
+
+
+CORPUS = """# newdoc id = d1
+# global.Entity = eid-etype-head-other
+# sent_id = 1
+# text = Ann met the doctor.
+1	Ann	Ann	PROPN	NNP	Number=Sing	2	nsubj	_	Entity=(e1-person-1)
+2	met	meet	VERB	VBD	Tense=Past	0	root	_	_
+3	the	the	DET	DT	Definite=Def|PronType=Art	4	det	_	Entity=(e2-person-2
+4	doctor	doctor	NOUN	NN	Number=Sing	2	obj	_	Entity=e2)|SpaceAfter=No
+5	.	.	PUNCT	.	_	2	punct	_	_
+
+# sent_id = 2
+# text = She smiled.
+1	She	she	PRON	PRP	Case=Nom|Gender=Fem|Number=Sing|Person=3|PronType=Prs	2	nsubj	_	Entity=(e1-person-1)
+2	smiled	smile	VERB	VBD	Tense=Past	0	root	_	SpaceAfter=No
+3	.	.	PUNCT	.	_	2	punct	_	_
+
+# sent_id = 3
+# text = It rained.
+1	It	it	PRON	PRP	Case=Nom|Gender=Neut|Number=Sing|Person=3|PronType=Prs	2	expl	_	Entity=(e3-abstract-1)
+2	rained	rain	VERB	VBD	Tense=Past	0	root	_	SpaceAfter=No
+3	.	.	PUNCT	.	_	2	punct	_	_
+
+# sent_id = 4
+# text = When he came, Bo sat.
+1	When	when	SCONJ	WRB	_	3	mark	_	_
+2	he	he	PRON	PRP	Case=Nom|Gender=Masc|Number=Sing|Person=3|PronType=Prs	3	nsubj	_	Entity=(e4-person-1)
+3	came	come	VERB	VBD	Tense=Past	5	advcl	_	SpaceAfter=No
+4	,	,	PUNCT	,	_	3	punct	_	_
+5	Bo	Bo	PROPN	NNP	Number=Sing	6	nsubj	_	Entity=(e4-person-1)
+6	sat	sit	VERB	VBD	Tense=Past	0	root	_	SpaceAfter=No
+7	.	.	PUNCT	.	_	6	punct	_	_
+
+# sent_id = 5
+# text = Bo slept and he dreamt.
+1	Bo	Bo	PROPN	NNP	Number=Sing	2	nsubj	_	Entity=(e4-person-1)
+2	slept	sleep	VERB	VBD	Tense=Past	0	root	_	_
+3	and	and	CCONJ	CC	_	5	cc	_	_
+4	he	he	PRON	PRP	Case=Nom|Gender=Masc|Number=Sing|Person=3|PronType=Prs	5	nsubj	_	Entity=(e4-person-1)
+5	dreamt	dream	VERB	VBD	Tense=Past	2	conj	_	SpaceAfter=No
+6	.	.	PUNCT	.	_	2	punct	_	_
+
+"""
+
+
+def corpus_file(tmp_path: Path, documents: int = 1) -> Path:
+    path = tmp_path / "corpus.conllu"
+    path.write_text("".join(CORPUS.replace("d1", f"d{n}").replace("sent_id = ", f"sent_id = d{n}-").replace("Ann", f"Ann{n}")
+                            for n in range(1, documents + 1)), encoding="utf-8")
+    return path
+
+
+def test_questions_from_a_corpus_and_every_reason_for_none(tmp_path: Path) -> None:
+    report = Report()
+    questions = generate(harmonize.read(corpus_file(tmp_path)), Settings("test"), report)
+    # "She": right Ann (before it), wrong "the doctor"; "It": no nominal mention; "he" in 4: cataphora;
+    # "he" in 5: Bo is right, and no other entity's nominal mention in the window.
+    assert [(q.sentence, q.answer_text) for q in questions] == [("Ann1 met the doctor. _ smiled.", "Ann1")]
+    assert {reason: report.counts[reason] for reason in (NO_NOMINAL, CATAPHORA, NO_DISTRACTOR)} == {
+        NO_NOMINAL: 1, CATAPHORA: 1, NO_DISTRACTOR: 1}
+    question = questions[0]
+    for name, text in (("pronoun", "_"), ("option1", question.option1), ("option2", question.option2)):
+        start, end = question.offsets[name]
+        assert question.sentence[start:end] == text
+    assert question.sentence_ids == ["d1-1", "d1-2"] and question.doc_id == "d1"
+    # "she" is feminine singular; neither Ann's gender nor the doctor's is known: both agree.
+    assert question.is_knowledge and not question.is_linguistic
+
+
+def test_the_seed_orders_options_and_the_split_keeps_documents_whole(tmp_path: Path) -> None:
+    path = corpus_file(tmp_path, documents=20)
+    orders = {seed: [q.answer for q in generate_questions([path], seed=seed)] for seed in (0, 0, 1, 2)}
+    assert orders[0] == [q.answer for q in generate_questions([path], seed=0)]
+    assert len({tuple(order) for order in orders.values()}) > 1
+    questions = generate_questions([path])
+    counts = write_split(questions, tmp_path / "split", (8, 1, 1))
+    assert counts == {"train": 16, "dev": 2, "test": 2}
+    parts = {name: {q.doc_id for q in read_questions(tmp_path / "split" / f"{name}.jsonl")} for name in counts}
+    assert not (parts["train"] & parts["dev"]) and not (parts["train"] & parts["test"])
+
+
+def test_evaluation_error_rates_and_consistency() -> None:
+    questions = read_set(shared("pcr", "winogender", "templates.tsv"), "winogender")
+    always_first = [1] * len(questions)
+    result = evaluate(questions, always_first)
+    assert result.rows[0].name == "all" and result.rows[0].error_rate == 50.0
+    assert result.consistency == (240, 240)  # the same answer whatever the pronoun
+    assert "WinoGender consistency: 100.00%" in table(result)
+
+
+def test_the_command_line_converts_solves_and_evaluates(tmp_path: Path) -> None:
+    def run(*args: object) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "harmonize", "pcr", *map(str, args)], capture_output=True,
+                              text=True, check=False)
+
+    train, dev = tmp_path / "train.jsonl", tmp_path / "dev.jsonl"
+    assert run("convert", shared("pcr", "winogrande_1.1", "train_xs.jsonl"), "--from", "winogrande", "-o",
+               train).returncode == 0
+    assert run("convert", shared("pcr", "wsc", "WSCollection.xml"), "--from", "wsc-xml", "-o", dev).returncode == 0
+    assert run("solve", dev, "-o", tmp_path / "pred.jsonl").returncode == 0
+    done = run("evaluate", dev, tmp_path / "pred.jsonl", "--train", train, "--json", "--plot", tmp_path / "p.png")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["perspectives"][0]["questions"] == 285 and len(figures["relevance"]) == 4
+    assert (tmp_path / "p.png").stat().st_size > 0
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"sentence": "x _", "option1": "a", "option2": "b", "answer": 1}\n{"sentence": 3}\n')
+    done = run("solve", bad, "-o", tmp_path / "out.jsonl")
+    assert done.returncode == 1 and done.stderr.startswith(f"harmonize: error: {bad}:2: not a question")
+    assert run("solve", bad, "-o", tmp_path / "out.jsonl", "--lenient").returncode == 0
+    write_questions(read_questions(dev)[:2], tmp_path / "wg.jsonl", "winogrande")
+    assert json.loads((tmp_path / "wg.jsonl").read_text().splitlines()[0])["answer"] in ("1", "2")
