@@ -315,15 +315,19 @@ def pcr_generate(
     """Binary-choice pronoun questions from a coreference corpus."""
     from harmonize.pcr import generate_questions, write_questions, write_split
 
+    shares: tuple[int, ...] = ()
+    if split:
+        try:
+            shares = tuple(int(share) for share in split.split(":"))
+        except ValueError:
+            shares = ()
+        if len(shares) != 3 or min(shares) < 0 or not sum(shares):
+            raise HarmonizeError(f"--split {split!r}: three whole numbers, e.g. 8:1:1")
     report = Report()
     questions = generate_questions(inputs, source, lenient, report, _key_values(input_option), seed, window,
                                    data_source)
     _say_report(report)
     if split:
-        try:
-            shares = tuple(int(share) for share in split.split(":"))
-        except ValueError:
-            raise HarmonizeError(f"--split {split!r}: three whole numbers, e.g. 8:1:1") from None
         counts = write_split(questions, output, shares, seed)
         _say(f"wrote {', '.join(f'{n} {name}' for name, n in counts.items())} questions to {output}")
     else:
@@ -402,6 +406,8 @@ def pcr_evaluate(
     answers = [q.answer for q in read_questions(predicted, lenient, report)]
     if any(answer not in (1, 2) for answer in answers):
         raise HarmonizeError(f"{predicted}: every prediction needs answer 1 or 2")
+    if len(answers) != len(gold_questions):
+        raise HarmonizeError(f"{predicted}: {len(answers)} predictions for the {len(gold_questions)} questions of {gold}")
     result = pcr.evaluate(gold_questions, answers,  # type: ignore[arg-type]
                           read_questions(train, lenient, report) if train else None)
     _say_report(report)
