@@ -31,6 +31,12 @@ class FormatError(HarmonizeError):
         return (FormatError, (self.path, self.line, self.reason))
 
 
+def check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
+    """A reader's policy argument called from Python: one of its named values (the command line checks its own)."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {choices}")
+
+
 class ModelError(HarmonizeError):
     """An edit that would make the corpus model inconsistent."""
 

@@ -52,7 +52,7 @@ from lxml import etree
 
 from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, ECBPLUS_SENTENCES, cross_sentence_parts
 from harmonize.converters.corefud import escape_value, unescape_value
-from harmonize.errors import FormatError, Problems, Report
+from harmonize.errors import FormatError, Problems, Report, check_choice
 from harmonize.io import atomic_write_text, paused_gc
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Node, Sentence
 
@@ -98,10 +98,8 @@ def family(tag: str) -> str | None:
 def read_ecbplus(path: str | Path, lenient: bool = False, report: Report | None = None,
                  cross_sentence: str = "first-part", sentences: str = "all", sentences_csv: str = "") -> Corpus:
     """Read an ECB+ document, a topic folder or the whole release into one :class:`Corpus`."""
-    if cross_sentence not in CROSS_SENTENCE_POLICIES:
-        raise ValueError(f"cross_sentence must be one of {CROSS_SENTENCE_POLICIES}")
-    if sentences not in ECBPLUS_SENTENCES:
-        raise ValueError(f"sentences must be one of {ECBPLUS_SENTENCES}")
+    check_choice("cross_sentence", cross_sentence, CROSS_SENTENCE_POLICIES)
+    check_choice("sentences", sentences, ECBPLUS_SENTENCES)
     report = report if report is not None else Report()
     root = Path(path)
     if root.is_dir():

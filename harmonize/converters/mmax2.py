@@ -44,7 +44,7 @@ from lxml import etree
 
 from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, MMAX2_EMPTY, cross_sentence_parts
 from harmonize.converters.xmltext import escape, quoteattr
-from harmonize.errors import FormatError, Problems, Report
+from harmonize.errors import FormatError, Problems, Report, check_choice
 from harmonize.io import atomic_write_text, paused_gc
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Mention, Node, Sentence
 
@@ -67,10 +67,8 @@ def project_files(path: Path) -> list[Path]:
 def read_mmax2(path: str | Path, lenient: bool = False, report: Report | None = None, level: str = "",
                cross_sentence: str = "first-part", empty: str = "keep") -> Corpus:
     """Read one ``.mmax`` project, or every project under a folder, into a :class:`Corpus`."""
-    if cross_sentence not in CROSS_SENTENCE_POLICIES:
-        raise ValueError(f"cross_sentence must be one of {CROSS_SENTENCE_POLICIES}")
-    if empty not in MMAX2_EMPTY:
-        raise ValueError(f"empty must be one of {MMAX2_EMPTY}")
+    check_choice("cross_sentence", cross_sentence, CROSS_SENTENCE_POLICIES)
+    check_choice("empty", empty, MMAX2_EMPTY)
     report = report if report is not None else Report()
     root = Path(path)
     projects = project_files(root)

@@ -46,7 +46,7 @@ from pathlib import Path
 
 from harmonize.converters.choices import RUCOCO_ALIGNMENTS
 from harmonize.converters.surface import document_text, escape_spaces, set_gap
-from harmonize.errors import FormatError, Problems, Report
+from harmonize.errors import FormatError, Problems, Report, check_choice
 from harmonize.io import atomic_write_text, paused_gc, read_text
 from harmonize.schemas.model import INCLUDES, CommentSlot, Corpus, Document, Entity, Node, Sentence
 
@@ -78,8 +78,7 @@ def json_files(path: Path) -> list[Path]:
 def read_rucoco(path: str | Path, lenient: bool = False, report: Report | None = None,
                 alignment: str = "split") -> Corpus:
     """Read one RuCoCo ``.json`` file, or every one under a folder, into a :class:`Corpus`."""
-    if alignment not in RUCOCO_ALIGNMENTS:
-        raise ValueError(f"alignment must be one of {RUCOCO_ALIGNMENTS}")
+    check_choice("alignment", alignment, RUCOCO_ALIGNMENTS)
     report = report if report is not None else Report()
     root = Path(path)
     files = json_files(root) if root.is_dir() else [root]

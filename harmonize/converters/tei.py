@@ -65,7 +65,7 @@ from harmonize.converters.surface import (
     unescape_spaces,
 )
 from harmonize.converters.xmltext import escape, quoteattr
-from harmonize.errors import FormatError, Problems, Report
+from harmonize.errors import FormatError, Problems, Report, check_choice
 from harmonize.io import atomic_write_bytes, paused_gc
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Mention, Node, Sentence
 
@@ -183,8 +183,7 @@ def parse_layer(path: Path) -> etree._Element:
 def read_tei(path: str | Path, lenient: bool = False, report: Report | None = None,
              zeros: str = "empty-node") -> Corpus:
     """Read one TEI document folder, or every document folder under ``path``, into a :class:`Corpus`."""
-    if zeros not in ZERO_POLICIES:
-        raise ValueError(f"zeros must be one of {ZERO_POLICIES}")
+    check_choice("zeros", zeros, ZERO_POLICIES)
     report = report if report is not None else Report()
     root = Path(path)
     folders = document_folders(root)
