@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from harmonize.errors import FormatError
+from harmonize.errors import HarmonizeError
 from harmonize.pcr.questions import PERSPECTIVES, Question
 
 # English stop words left out of candidate frequencies and polarity (PCR4ALL: "excluding the stop words").
@@ -58,7 +58,7 @@ def evaluate(gold: Sequence[Question], predicted: Sequence[int], train: Sequence
              buckets: int = 4) -> Evaluation:
     """All of PCR4ALL's tables for predictions (1 or 2 per gold question, in order)."""
     if len(gold) != len(predicted):
-        raise FormatError("predictions", None, f"{len(predicted)} predictions for {len(gold)} questions")
+        raise HarmonizeError(f"{len(predicted)} predictions for {len(gold)} questions")
     pairs = [(g, p) for g, p in zip(gold, predicted, strict=True) if g.answer in (1, 2)]
     result = Evaluation(unlabelled=len(gold) - len(pairs))
     result.rows.append(_row("all", pairs))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from harmonize.errors import Report
 from harmonize.pcr.perspectives import Agreement, from_feats, from_text, set_perspectives
-from harmonize.pcr.questions import Question, deduplicate
+from harmonize.pcr.questions import Question
 from harmonize.schemas.heads import ud_head
 from harmonize.schemas.model import Corpus, Document, Mention, Node, Sentence
 
@@ -179,11 +179,12 @@ def _agreement(mention: Mention) -> Agreement:
 
 
 def generate(corpus: Corpus, settings: Settings, report: Report) -> list[Question]:
-    """Every question of the corpus, in document order, duplicates removed (counted)."""
+    """Every question of the corpus, in document order (:func:`harmonize.pcr.generate_questions` removes the
+    duplicates of all its inputs at once)."""
     questions: list[Question] = []
     for document in corpus.documents:
         questions += questions_of_document(document, settings, report)
-    return deduplicate(questions, report)
+    return questions
 
 
 def split_by_document(questions: Iterable[Question], shares: tuple[int, ...], seed: int) -> list[list[Question]]:

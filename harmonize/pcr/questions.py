@@ -127,9 +127,9 @@ def iter_lines(questions: Iterable[Question], to: str = "pcr4all") -> Iterator[s
 
 def write_questions(questions: Iterable[Question], path: str | Path, to: str = "pcr4all") -> int:
     """One JSON object per line; ``to="winogrande"`` writes WinoGrande's keys only. Returns how many."""
-    lines = list(iter_lines(questions, to))
     if to not in ("pcr4all", "winogrande"):
         raise FormatError(str(path), None, f"unknown question format {to!r} (pcr4all, winogrande)")
+    lines = list(iter_lines(questions, to))
     atomic_write_text(Path(path), "".join(f"{line}\n" for line in lines))
     return len(lines)
 
