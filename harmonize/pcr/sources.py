@@ -129,7 +129,7 @@ def read_winowhy(path: Path, problems: Problems, options: Options) -> list[Quest
             questions += _wsc_question(text["txt1"], text["pron"], text["txt2"], record["answers"],
                                        record["correctAnswer"], number, problems)
         except (KeyError, TypeError) as error:
-            problems(None, f"missing {error}", f"record {number}")
+            problems(None, f"not a WinoWhy record: {error!r}", f"record {number}")
             continue
         problems.report.add("WinoWhy reasons not kept (not questions)", str(number), len(record.get("reasons", [])))
     return questions
@@ -196,7 +196,7 @@ def read_knowref(path: Path, problems: Problems, options: Options) -> list[Quest
             candidates = [" ".join(record["candidate0"]), " ".join(record["candidate1"])]
             correct = " ".join(record["correct_candidate"])
         except (KeyError, TypeError) as error:
-            problems(None, f"missing {error}", f"record {number}")
+            problems(None, f"not a KnowRef record: {error!r}", f"record {number}")
             continue
         brackets = list(re.finditer(r"\[([^\]]+)\]", text))
         if len(brackets) != 1:
