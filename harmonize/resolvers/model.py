@@ -1,0 +1,183 @@
+"""The neural resolver: an encoder, a span scorer for mention detection (nested spans within a sentence), and an
+antecedent scorer over the mentions with a dummy antecedent (score 0) that stands for "starts a new entity".
+
+Mention detection scores every candidate span from its first and last word (a biaffine product plus a width
+bias) and is trained with a binary loss against the gold spans. Antecedent selection is coarse-to-fine: a bilinear
+score keeps each mention's ``max_antecedents`` best earlier mentions, a feed-forward scorer over the pair (both
+mentions, their product, the distance and whether the speakers are the same) refines them, and training maximises
+the probability of the gold antecedents (any earlier mention of the same entity, else the dummy). Training uses the
+gold mentions for antecedents, prediction the detected ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import torch
+from torch import nn
+
+from harmonize.resolvers.features import OTHER_SPEAKER, SAME_SPEAKER, UNKNOWN_SPEAKER, DocumentFeatures
+
+
+@dataclass
+class ResolverConfig:
+    """What defines a trained resolver besides its weights (saved as config.json beside them)."""
+
+    encoder: str = "minilm"
+    window: int = 512
+    context: int = 64
+    max_width: int = 30
+    max_antecedents: int = 50
+    hidden: int = 256
+    encoder_batch: int = 8  # windows per encoder call
+    mention_threshold: float = 0.0  # a span is a mention where its logit exceeds this
+    mentions_per_word: float = 0.5  # at most this many detected mentions per word, the best kept
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def distance_bucket(distance: torch.Tensor) -> torch.Tensor:
+    """0..9: 1, 2, 3, 4, 5-7, 8-15, 16-31, 32-63, 64+ (log-scaled, as in e2e-coref), 0 for 0."""
+    bucket = torch.where(distance < 5, distance, 3 + torch.log2(distance.clamp(min=1).float()).long())
+    return bucket.clamp(0, 9)
+
+
+def _feed_forward(inputs: int, hidden: int, outputs: int) -> nn.Sequential:
+    return nn.Sequential(nn.Linear(inputs, hidden), nn.GELU(), nn.Dropout(0.1), nn.Linear(hidden, outputs))
+
+
+class Resolver(nn.Module):
+    def __init__(self, encoder: nn.Module, config: ResolverConfig):
+        super().__init__()
+        self.encoder = encoder
+        self.config = config
+        size, hidden = encoder.config.hidden_size, config.hidden
+        self.span_start = _feed_forward(size, hidden, hidden)
+        self.span_end = _feed_forward(size, hidden, hidden)
+        self.start_bias = nn.Linear(size, 1)
+        self.end_bias = nn.Linear(size, 1)
+        self.width_bias = nn.Embedding(config.max_width, 1)
+        self.width = nn.Embedding(config.max_width + 1, 32)  # the last one for every longer gold mention
+        self.attention = nn.Linear(size, 1)
+        self.mention = nn.Linear(3 * size + 32, hidden)
+        self.coarse = nn.Linear(hidden, hidden, bias=False)
+        self.distance = nn.Embedding(10, 32)
+        self.speaker = nn.Embedding(3, 16)
+        self.pair = _feed_forward(3 * hidden + 32 + 16, hidden, 1)
+
+    # -- encoder ------------------------------------------------------------------------------------------------
+    def word_vectors(self, features: DocumentFeatures, device: torch.device) -> torch.Tensor:
+        """[nodes, hidden size]: each node's first subword from its most central window."""
+        outputs = []
+        for first in range(0, len(features.windows), self.config.encoder_batch):
+            ids = features.windows[first:first + self.config.encoder_batch].to(device)
+            mask = features.attention[first:first + self.config.encoder_batch].to(device)
+            outputs.append(self.encoder(input_ids=ids, attention_mask=mask).last_hidden_state)
+        hidden = torch.cat(outputs)
+        return hidden[features.word_window.to(device), features.word_position.to(device)].float()
+
+    # -- mentions -----------------------------------------------------------------------------------------------
+    def span_logits(self, words: torch.Tensor, spans: torch.Tensor) -> torch.Tensor:
+        first, last = spans[:, 0], spans[:, 1]
+        start, end = self.span_start(words), self.span_end(words)
+        return ((start[first] * end[last]).sum(-1) + self.start_bias(words)[first, 0] + self.end_bias(words)[last, 0]
+                + self.width_bias((last - first).clamp(max=self.config.max_width - 1))[:, 0])
+
+    def mention_vectors(self, words: torch.Tensor, spans: torch.Tensor) -> torch.Tensor:
+        """[mentions, hidden]: first and last word, an attention-weighted sum of its words, its width."""
+        first, last = spans[:, 0], spans[:, 1]
+        widths = last - first + 1
+        offsets = torch.arange(int(widths.max()), device=words.device)
+        inside = offsets[None, :] < widths[:, None]
+        positions = (first[:, None] + offsets[None, :]).clamp(max=len(words) - 1)
+        scores = self.attention(words)[positions, 0].masked_fill(~inside, float("-inf"))
+        pooled = (scores.softmax(-1)[..., None] * words[positions]).sum(1)
+        width = self.width((widths - 1).clamp(max=self.config.max_width))
+        return self.mention(torch.cat([words[first], words[last], pooled, width], -1))
+
+    # -- antecedents --------------------------------------------------------------------------------------------
+    def antecedent_scores(self, mentions: torch.Tensor, speakers: torch.Tensor):
+        """(candidates [mentions, k], scores [mentions, k], valid [mentions, k]) for each mention's k best earlier
+        mentions; ``speakers`` holds a speaker index per mention (-1 unknown)."""
+        count = len(mentions)
+        k = min(self.config.max_antecedents, max(count - 1, 1))
+        earlier = torch.ones(count, count, dtype=torch.bool, device=mentions.device).tril(-1)
+        coarse = (self.coarse(mentions) @ mentions.T).masked_fill(~earlier, float("-inf"))
+        coarse_top, candidates = coarse.topk(k, dim=1)
+        valid = coarse_top > float("-inf")
+        distance = distance_bucket((torch.arange(count, device=mentions.device)[:, None] - candidates).clamp(min=0))
+        anaphor_speaker, antecedent_speaker = speakers[:, None].expand_as(candidates), speakers[candidates]
+        speaker = torch.where((anaphor_speaker < 0) | (antecedent_speaker < 0), UNKNOWN_SPEAKER,
+                              torch.where(anaphor_speaker == antecedent_speaker, SAME_SPEAKER, OTHER_SPEAKER))
+        anaphor, antecedent = mentions[:, None].expand(-1, k, -1), mentions[candidates]
+        pair = torch.cat([anaphor, antecedent, anaphor * antecedent, self.distance(distance), self.speaker(speaker)],
+                         -1)
+        scores = (coarse_top.masked_fill(~valid, 0) + self.pair(pair)[..., 0]).masked_fill(~valid, float("-inf"))
+        return candidates, scores, valid
+
+    # -- training -----------------------------------------------------------------------------------------------
+    def loss(self, features: DocumentFeatures, device: torch.device) -> tuple[torch.Tensor, dict[str, float]]:
+        """Mention detection loss (binary, over the candidate spans) plus antecedent loss (negative log of the
+        gold antecedents' probability, the dummy's where there is none), each summed per gold mention."""
+        words = self.word_vectors(features, device)
+        spans = features.candidates.to(device)
+        gold_spans = features.gold_spans.to(device)
+        gold_entities = features.gold_entities.to(device)
+        logits = self.span_logits(words, spans)
+        gold_keys = set(map(tuple, features.gold_spans.tolist()))
+        targets = torch.tensor([tuple(s) in gold_keys for s in features.candidates.tolist()], dtype=torch.float,
+                               device=device)
+        count = max(len(gold_spans), 1)
+        mention_loss = nn.functional.binary_cross_entropy_with_logits(logits, targets, reduction="sum") / count
+        if len(gold_spans) < 2:
+            return mention_loss, {"mentions": float(mention_loss.detach()), "antecedents": 0.0}
+        mentions = self.mention_vectors(words, gold_spans)
+        candidates, scores, valid = self.antecedent_scores(mentions, self._speaker_ids(features, gold_spans))
+        gold = (gold_entities[candidates] == gold_entities[:, None]) & valid
+        dummy = torch.zeros(len(scores), 1, device=device)
+        all_scores = torch.cat([dummy, scores], 1)
+        gold_scores = torch.cat([dummy.masked_fill(gold.any(1, keepdim=True), float("-inf")),
+                                 scores.masked_fill(~gold, float("-inf"))], 1)
+        antecedent_loss = (all_scores.logsumexp(1) - gold_scores.logsumexp(1)).sum() / count
+        return mention_loss + antecedent_loss, {"mentions": float(mention_loss.detach()),
+                                                "antecedents": float(antecedent_loss.detach())}
+
+    @staticmethod
+    def _speaker_ids(features: DocumentFeatures, spans: torch.Tensor) -> torch.Tensor:
+        names: dict[str, int] = {}
+        ids = [-1 if s is None else names.setdefault(s, len(names)) for s in features.speakers]
+        return torch.tensor(ids, device=spans.device)[spans[:, 0]]
+
+    # -- prediction ---------------------------------------------------------------------------------------------
+    @torch.no_grad()
+    def predict(self, features: DocumentFeatures, device: torch.device) -> tuple[list[tuple[int, int]], list[int]]:
+        """(mention spans in document order, each one's antecedent index or -1 for a new entity)."""
+        words = self.word_vectors(features, device)
+        spans = features.candidates.to(device)
+        logits = self.span_logits(words, spans)
+        above = logits > self.config.mention_threshold
+        spans, logits = spans[above], logits[above]
+        most = max(1, int(self.config.mentions_per_word * len(words)))
+        if len(logits) > most:  # a bound on the antecedent matrix, as e2e-coref prunes
+            spans, logits = spans[logits.topk(most).indices], logits[logits.topk(most).indices]
+        chosen = non_crossing(spans.tolist(), logits.tolist())
+        if not chosen:
+            return [], []
+        spans = torch.tensor(chosen, device=device)
+        mentions = self.mention_vectors(words, spans)
+        candidates, scores, _ = self.antecedent_scores(mentions, self._speaker_ids(features, spans))
+        best_score, best = scores.max(1)
+        antecedents = torch.where(best_score > 0, candidates.gather(1, best[:, None])[:, 0], -1)
+        return [tuple(s) for s in chosen], antecedents.tolist()
+
+
+def non_crossing(spans: list[list[int]], scores: list[float]) -> list[tuple[int, int]]:
+    """The spans that survive, best first, when a span crossing an already kept one (overlapping without
+    nesting) is dropped; in document order (first word, longer first)."""
+    kept: list[tuple[int, int]] = []
+    for index in sorted(range(len(spans)), key=lambda i: -scores[i]):
+        first, last = spans[index]
+        if all(last < f or first > l or (f <= first and last <= l) or (first <= f and l <= last) for f, l in kept):
+            kept.append((first, last))
+    return sorted(kept, key=lambda s: (s[0], -s[1]))

@@ -1,0 +1,293 @@
+"""Train, save, load and run the neural resolver (:mod:`harmonize.resolvers.model`).
+
+A model folder holds ``model.safetensors`` (the best epoch's weights, encoder included), ``config.json`` (the
+resolver's settings), ``encoder/`` (the encoder's config and tokenizer: loading needs nothing else) and
+``training.json`` (loss and dev scores per epoch). While training, ``checkpoint/`` holds the last finished epoch's
+weights, optimizer and schedule, so that ``resume=True`` continues from there; it is removed when training ends.
+
+The same code runs on CPU and CUDA; on CUDA the encoder runs under bfloat16 autocast.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+
+from harmonize.errors import HarmonizeError, Report
+from harmonize.resolvers.documents import add_clusters, without_coreference
+from harmonize.resolvers.encoders import load_encoder, pick_device
+from harmonize.resolvers.features import DocumentFeatures, document_features
+from harmonize.resolvers.model import Resolver, ResolverConfig
+from harmonize.schemas.model import Corpus
+
+CONFIG, WEIGHTS, ENCODER, HISTORY, CHECKPOINT = "config.json", "model.safetensors", "encoder", "training.json", \
+    "checkpoint"
+
+
+@dataclass
+class Training:
+    """How to train: epochs, learning rates (the encoder's is smaller: it starts pretrained), seed, device, and an
+    optional time budget after which the epoch in progress stops, is scored and may still be the best."""
+
+    epochs: int = 10
+    encoder_rate: float = 5e-5
+    head_rate: float = 5e-4
+    warmup: float = 0.1  # fraction of the steps with a rising learning rate
+    seed: int = 42
+    device: str = "auto"
+    max_minutes: float | None = None
+
+
+@dataclass
+class Epoch:
+    epoch: int
+    loss: float
+    seconds: float
+    dev: dict[str, float] = field(default_factory=dict)  # F1 per metric, CoNLL, mention F1
+
+    @property
+    def conll(self) -> float:
+        return self.dev.get("conll", float("-inf"))
+
+
+def autocast(device: torch.device):
+    return torch.autocast("cuda", dtype=torch.bfloat16) if device.type == "cuda" else nullcontext()
+
+
+def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, config: ResolverConfig | None = None,
+          training: Training | None = None, resume: bool = False, report: Report | None = None,
+          progress: bool = True, log: Callable[[str], None] | None = None) -> list[Epoch]:
+    """Train on ``train_corpus`` (its gold coreference), score each epoch on ``dev_corpus`` (CorefUD's primary
+    setting: partial matching, no singletons) and keep the best epoch in ``output`` (the last one without dev).
+    Returns the history. ``report`` counts the gold mentions the model cannot learn, per reason."""
+    config = config or ResolverConfig()
+    training = training or Training()
+    report = report if report is not None else Report()
+    log = log or (lambda line: print(line, file=sys.stderr))
+    output = Path(output)
+    checkpoint = output / CHECKPOINT
+    if checkpoint.exists() and not resume:
+        raise HarmonizeError(f"{output}: an unfinished training is there (checkpoint/): resume it, or train into "
+                             "another folder")
+    if resume and not checkpoint.exists():
+        raise HarmonizeError(f"{output}: nothing to resume (no checkpoint/)")
+    device = pick_device(training.device)
+    torch.manual_seed(training.seed)
+    if resume:
+        config = ResolverConfig(**json.loads((output / CONFIG).read_text(encoding="utf-8"))["resolver"])
+        model, tokenizer = _load_model(output, device, checkpoint / WEIGHTS)
+    else:
+        encoder, tokenizer = load_encoder(config.encoder)
+        model = Resolver(encoder, config).to(device)
+    documents = [d for d in train_corpus.documents if d.entities]
+    if not documents:
+        raise HarmonizeError("the training data has no coreference to learn from")
+    features = []
+    for document in documents:
+        features.append(document_features(document, tokenizer, config.window, config.context, config.max_width,
+                                          gold=True))
+        for reason, count in features[-1].left_out.items():
+            report.add(f"training: {reason}", str(document.id), count)
+    steps = training.epochs * len(features)
+    encoder_parameters = list(model.encoder.parameters())
+    encoder_ids = set(map(id, encoder_parameters))
+    optimizer = torch.optim.AdamW([
+        {"params": encoder_parameters, "lr": training.encoder_rate},
+        {"params": [p for p in model.parameters() if id(p) not in encoder_ids], "lr": training.head_rate},
+    ])
+    warmup = max(1, int(training.warmup * steps))
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda step: min((step + 1) / warmup, max(0.0, (steps - step) / max(1, steps - warmup))))
+    history: list[Epoch] = []
+    first_epoch = 1
+    if resume:
+        state = torch.load(checkpoint / "state.pt", weights_only=False)
+        optimizer.load_state_dict(state["optimizer"])
+        schedule.load_state_dict(state["schedule"])
+        history = [Epoch(**e) for e in state["history"]]
+        first_epoch = history[-1].epoch + 1 if history else 1
+        torch.set_rng_state(state["rng"])
+    else:
+        output.mkdir(parents=True, exist_ok=True)
+        _save_description(model, tokenizer, output)
+    started = time.monotonic()
+    out_of_time = False
+    for epoch in range(first_epoch, training.epochs + 1):
+        model.train()
+        order = list(range(len(features)))
+        random.Random(training.seed * 1000 + epoch).shuffle(order)
+        epoch_started, totals, done = time.monotonic(), Counter(), 0
+        bar = _progress(progress, len(order), f"epoch {epoch}/{training.epochs}")
+        for index in order:
+            with autocast(device):
+                loss, parts = model.loss(features[index], device)
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            schedule.step()
+            totals.update(parts)
+            done += 1
+            if bar is not None:
+                bar.set_postfix({name: f"{value / done:.3f}" for name, value in totals.items()})
+                bar.update(1)
+            if training.max_minutes is not None and time.monotonic() - started > 60 * training.max_minutes:
+                out_of_time = True
+                break
+        if bar is not None:
+            bar.close()
+        record = Epoch(epoch, sum(totals.values()) / max(done, 1), time.monotonic() - epoch_started)
+        if dev_corpus is not None:
+            record.dev = evaluate(model, tokenizer, dev_corpus, device)
+        history.append(record)
+        best = max(history, key=lambda e: e.conll) if dev_corpus is not None else record
+        if best is record:
+            _save_weights(model, output / WEIGHTS)
+        log(f"epoch {epoch}: loss {record.loss:.3f}, {record.seconds:.0f} s"
+            + (f", dev CoNLL {record.conll:.2f}, mentions F1 {record.dev['mentions']:.2f}" if record.dev else "")
+            + (" (best)" if best is record else "") + (" (time budget reached)" if out_of_time else ""))
+        _write_history(output, history, best)
+        if out_of_time or epoch == training.epochs:
+            break
+        checkpoint.mkdir(exist_ok=True)
+        _save_weights(model, checkpoint / WEIGHTS)
+        torch.save({"optimizer": optimizer.state_dict(), "schedule": schedule.state_dict(),
+                    "history": [e.__dict__ for e in history], "rng": torch.get_rng_state()}, checkpoint / "state.pt")
+    if checkpoint.exists():
+        for path in checkpoint.iterdir():
+            path.unlink()
+        checkpoint.rmdir()
+    return history
+
+
+def _progress(enabled: bool, total: int, description: str):
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=description, unit="doc", file=sys.stderr, leave=False)
+
+
+METRICS = ("muc", "bcub", "ceafe", "lea", "mentions")
+
+
+def dev_scores(gold: Corpus, response: Corpus) -> dict[str, float]:
+    """F1 in percent of MUC, B3, CEAF-e, LEA, mentions and CoNLL of ``response`` against ``gold``, in CorefUD's
+    primary setting (partial matching, singletons left out)."""
+    from harmonize.scoring.score import score_corpora
+
+    result = score_corpora(gold, response, list(METRICS), mode="partial")
+    scores = {name: 100 * score.f1 for name, score in result.metrics.items()}
+    scores["conll"] = 100 * (result.conll or 0.0)
+    return scores
+
+
+def evaluate(model: Resolver, tokenizer, gold: Corpus, device: torch.device) -> dict[str, float]:
+    """:func:`dev_scores` of ``model`` on a fresh copy of ``gold``."""
+    response = fresh_copy(gold)
+    resolve(model, tokenizer, response, device)
+    return dev_scores(gold, response)
+
+
+def fresh_copy(corpus: Corpus) -> Corpus:
+    """A copy sharing nothing with ``corpus``, through the lossless CorefUD writer and reader (the model's
+    parent pointers defeat copy.deepcopy)."""
+    from harmonize import read, write
+
+    with tempfile.TemporaryDirectory(prefix="harmonize-dev-") as folder:
+        path = Path(folder) / "dev.conllu"
+        write(corpus, path)
+        return read(path)
+
+
+def resolve(model: Resolver, tokenizer, corpus: Corpus, device: torch.device, report: Report | None = None) -> Counter:
+    """Drop the coreference of every document of ``corpus`` (counted in ``report``) and add the entities ``model``
+    finds; returns counts of documents, words, mentions and entities."""
+    without_coreference(corpus, report if report is not None else Report())
+    model.eval()
+    counts: Counter = Counter()
+    config = model.config
+    for document in corpus.documents:
+        features = document_features(document, tokenizer, config.window, config.context, config.max_width, False)
+        with autocast(device):
+            spans, antecedents = model.predict(features, device)
+        add_clusters(document, _clusters(features, spans, antecedents))
+        counts["documents"] += 1
+        counts["words"] += sum(len(s.words) for s in document.sentences)
+        counts["mentions"] += len(spans)
+        counts["entities"] += len(document.entities)
+    return counts
+
+
+def _clusters(features: DocumentFeatures, spans: list[tuple[int, int]], antecedents: list[int]):
+    cluster_of: list[int] = []
+    clusters: list[list[list]] = []
+    for (first, last), antecedent in zip(spans, antecedents):
+        if antecedent < 0:
+            cluster_of.append(len(clusters))
+            clusters.append([])
+        else:
+            cluster_of.append(cluster_of[antecedent])
+        clusters[cluster_of[-1]].append(features.nodes[first:last + 1])
+    return clusters
+
+
+def load(model_dir: str | Path, device: str = "auto") -> tuple[Resolver, object, torch.device]:
+    """(model, tokenizer, device) from a folder :func:`train` wrote."""
+    folder = Path(model_dir)
+    if not (folder / CONFIG).exists() or not (folder / WEIGHTS).exists():
+        raise HarmonizeError(f"{folder}: not a trained resolver (no {CONFIG} and {WEIGHTS})")
+    chosen = pick_device(device)
+    model, tokenizer = _load_model(folder, chosen, folder / WEIGHTS)
+    return model, tokenizer, chosen
+
+
+def _load_model(folder: Path, device: torch.device, weights: Path):
+    from safetensors.torch import load_model
+    from transformers import AutoConfig, AutoModel, AutoTokenizer
+
+    try:
+        description = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
+        config = ResolverConfig(**description["resolver"])
+    except (ValueError, KeyError, TypeError) as error:
+        raise HarmonizeError(f"{folder / CONFIG}: not a resolver configuration ({error})") from error
+    encoder = AutoModel.from_config(AutoConfig.from_pretrained(folder / ENCODER))
+    tokenizer = AutoTokenizer.from_pretrained(folder / ENCODER)
+    model = Resolver(encoder, config)
+    load_model(model, str(weights), device=str(device))
+    return model.to(device), tokenizer
+
+
+def _save_description(model: Resolver, tokenizer, output: Path) -> None:
+    (output / CONFIG).write_text(json.dumps({"resolver": model.config.to_json()}, indent=2) + "\n", encoding="utf-8")
+    model.encoder.config.save_pretrained(output / ENCODER)
+    tokenizer.save_pretrained(output / ENCODER)
+
+
+def _save_weights(model: Resolver, path: Path) -> None:
+    from safetensors.torch import save_model
+
+    partial = path.with_name(path.name + ".partial")
+    save_model(model, str(partial))
+    partial.replace(path)  # a crash while saving leaves the previous weights whole
+
+
+def _write_history(output: Path, history: list[Epoch], best: Epoch) -> None:
+    text = json.dumps({"best_epoch": best.epoch, "epochs": [e.__dict__ for e in history]}, indent=2)
+    (output / HISTORY).write_text(text + "\n", encoding="utf-8")
+
+
+def predict_corpus(model_dir: str | Path, corpus: Corpus, device: str = "auto", report: Report | None = None) -> Counter:
+    """Resolve ``corpus`` in place with the model in ``model_dir`` (see :func:`resolve`)."""
+    model, tokenizer, chosen = load(model_dir, device)
+    return resolve(model, tokenizer, corpus, chosen, report)

@@ -1,0 +1,100 @@
+"""The rule baseline, after the CRAC 2022 "simple-rule-based" system: the floor a learned model must beat.
+
+Mentions are the input's (``gold_mentions``) or found from the tree: every noun, proper noun and pronoun that heads
+its phrase (not ``compound``/``flat``/``fixed``/``goeswith`` inside a name or number, not an expletive, not a
+relative or interrogative pronoun), empty nodes included, each as a one-word mention (partial matching credits a
+mention that holds the key's head; the CRAC 2022 rule system also reduced mentions to heads). Then:
+
+- a pronoun joins the nearest preceding nominal mention (head not a pronoun) whose Number and Gender do not
+  contradict its own (a feature missing on either side agrees), as the CRAC 2022 system linked a pronoun to the
+  nearest previous noun of the same gender (first- and second-person pronouns included: a stronger floor would
+  chain them to each other, which is a different baseline);
+- mentions headed by proper nouns with the same lemma (the form where there is no lemma) join.
+
+Every mention is kept, singletons included.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from harmonize.errors import Report
+from harmonize.resolvers.documents import add_clusters, without_coreference
+from harmonize.schemas.heads import tree_head
+from harmonize.schemas.model import Corpus, Document, Node
+
+NOMINAL = ("NOUN", "PROPN")
+NOT_A_PHRASE_HEAD = ("compound", "flat", "fixed", "goeswith")
+NOT_REFERRING = ("Rel", "Int")  # PronType of pronouns that do not corefer by this rule
+
+
+def tree_mentions(document: Document) -> list[tuple[list[Node], Node]]:
+    """(words, head): one-word mentions for the phrase heads the module describes, in document order."""
+    mentions = []
+    for node in document.nodes():
+        relation = node.deprel.split(":")[0]
+        nominal = node.upos in NOMINAL and relation not in NOT_A_PHRASE_HEAD
+        if nominal or (node.upos == "PRON" and relation != "expl"
+                       and node.feats_dict().get("PronType") not in NOT_REFERRING):
+            mentions.append(([node], node))
+    return mentions
+
+
+def _agrees(pronoun: dict[str, str], candidate: dict[str, str], features: tuple[str, ...]) -> bool:
+    return all(pronoun.get(f) is None or candidate.get(f) is None or pronoun[f] == candidate[f] for f in features)
+
+
+def resolve_document(document: Document, mentions: list[tuple[list[Node], Node]], counts: Counter) -> None:
+    """Cluster ``mentions`` ((words, head) pairs) by the rules above and add them to ``document`` as entities."""
+    heads = [head for _, head in mentions]
+    parent = list(range(len(mentions)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    def join(anaphor: int, antecedent: int) -> None:
+        parent[root(anaphor)] = root(antecedent)
+
+    feats = [head.feats_dict() for head in heads]
+    for index, head in enumerate(heads):
+        if head.upos != "PRON":
+            continue
+        for earlier in range(index - 1, -1, -1):
+            if heads[earlier].upos != "PRON" and _agrees(feats[index], feats[earlier], ("Number", "Gender")):
+                join(index, earlier)
+                counts["pronouns linked to a noun phrase"] += 1
+                break
+        else:
+            counts["pronouns without an agreeing antecedent"] += 1
+    first_of_name: dict[str, int] = {}
+    for index, head in enumerate(heads):
+        if head.upos == "PROPN":
+            name = head.lemma if head.lemma not in ("", "_") else head.form
+            if name in first_of_name:
+                join(index, first_of_name[name])
+                counts["names joined by lemma"] += 1
+            else:
+                first_of_name[name] = index
+    clusters: dict[int, list[list[Node]]] = {}
+    for index, (words, _) in enumerate(mentions):
+        clusters.setdefault(root(index), []).append(words)
+    add_clusters(document, list(clusters.values()))
+    counts["mentions"] += len(mentions)
+
+
+def resolve_rules(corpus: Corpus, gold_mentions: bool = False, report: Report | None = None) -> Counter:
+    """Resolve every document of ``corpus`` in place with the rule baseline; with ``gold_mentions`` its own
+    mentions are clustered anew, else mentions are found from the tree. Its coreference is dropped first (counted
+    in ``report``). Returns counts of what the rules did."""
+    report = report if report is not None else Report()
+    counts: Counter = Counter()
+    given = [[(m.words, tree_head(m) or m.words[0]) for m in document.mentions] for document in corpus.documents] \
+        if gold_mentions else None
+    without_coreference(corpus, report)
+    for number, document in enumerate(corpus.documents):
+        resolve_document(document, given[number] if given is not None else tree_mentions(document), counts)
+        counts["documents"] += 1
+    return counts

@@ -1,0 +1,271 @@
+"""The resolvers: the rule baseline on hand-made cases; the neural resolver with a tiny random encoder (it learns a
+document to CoNLL 100, saves and loads to the same predictions, resumes, writes valid CorefUD); the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch", reason="the resolvers need torch: pip install -e '.[resolver]'")
+pytest.importorskip("transformers", reason="the resolvers need transformers: pip install -e '.[resolver]'")
+
+import torch  # noqa: E402
+
+from harmonize.converters.corefud import format_corefud, parse_corefud  # noqa: E402
+from harmonize.errors import HarmonizeError, Report  # noqa: E402
+from harmonize.resolvers import resolve_files  # noqa: E402
+from harmonize.resolvers.features import document_features, subword_windows  # noqa: E402
+from harmonize.resolvers.model import ResolverConfig, non_crossing  # noqa: E402
+from harmonize.resolvers.neural import Training, dev_scores, evaluate, fresh_copy, load, resolve, train  # noqa: E402
+from harmonize.resolvers.rules import resolve_rules  # noqa: E402
+from tests.conftest import make_tiny_encoder  # noqa: E402
+from tests.test_validator import validate  # noqa: E402
+
+
+def row(number: int, form: str, lemma: str, upos: str, feats: str, head: int, deprel: str, misc: str = "_") -> str:
+    return "\t".join([str(number), form, lemma, upos, "_", feats, str(head), deprel, "_", misc])
+
+
+# Czech-like gender on nouns, so that agreement decides: "Petr koupil knihu . Ona byla drahá . Petr ji čte ."
+RULES_DOC = "\n".join([
+    "# newdoc id = rules",
+    "# global.Entity = eid-etype-head-other",
+    "# sent_id = 1",
+    "# text = Petr koupil novou knihu .",
+    row(1, "Petr", "Petr", "PROPN", "Gender=Masc|Number=Sing", 2, "nsubj", "Entity=(e1--1)"),
+    row(2, "koupil", "koupit", "VERB", "_", 0, "root"),
+    row(3, "novou", "nový", "ADJ", "Gender=Fem|Number=Sing", 4, "amod"),
+    row(4, "knihu", "kniha", "NOUN", "Gender=Fem|Number=Sing", 2, "obj"),
+    row(5, ".", ".", "PUNCT", "_", 2, "punct"),
+    "",
+    "# sent_id = 2",
+    "# text = Ona byla drahá .",
+    row(1, "Ona", "on", "PRON", "Gender=Fem|Number=Sing|Person=3|PronType=Prs", 3, "nsubj"),
+    row(2, "byla", "být", "AUX", "_", 3, "cop"),
+    row(3, "drahá", "drahý", "ADJ", "_", 0, "root"),
+    row(4, ".", ".", "PUNCT", "_", 3, "punct"),
+    "",
+    "# sent_id = 3",
+    "# text = Petr Novák ji čte , což je dobře .",
+    row(1, "Petr", "Petr", "PROPN", "Gender=Masc|Number=Sing", 4, "nsubj", "Entity=(e1--1"),
+    row(2, "Novák", "Novák", "PROPN", "Gender=Masc|Number=Sing", 1, "flat", "Entity=e1)"),
+    row(3, "ji", "on", "PRON", "Gender=Fem|Number=Sing|Person=3|PronType=Prs", 4, "obj"),
+    row(4, "čte", "číst", "VERB", "_", 0, "root"),
+    row(5, ",", ",", "PUNCT", "_", 7, "punct"),
+    row(6, "což", "což", "PRON", "PronType=Rel", 8, "nsubj"),
+    row(7, "je", "být", "AUX", "_", 8, "cop"),
+    row(8, "dobře", "dobře", "ADV", "_", 4, "advcl"),
+    row(9, ".", ".", "PUNCT", "_", 4, "punct"),
+    "",
+    "",
+])
+
+
+def entity_texts(corpus) -> list[list[str]]:
+    return sorted(sorted(m.text for m in e.mentions) for e in corpus.documents[0].entities)
+
+
+def test_rule_baseline_links_pronouns_by_agreement_and_names_by_lemma() -> None:
+    corpus = parse_corefud(RULES_DOC)
+    report = Report()
+    counts = resolve_rules(corpus, report=report)
+    # "Ona"/"ji" (feminine) skip the masculine "Petr" for "knihu"; both "Petr" join by lemma; "Novák" (flat) and
+    # the relative "což" are no mentions.
+    assert entity_texts(corpus) == [["Ona", "ji", "knihu"], ["Petr", "Petr"]]
+    assert counts["pronouns linked to a noun phrase"] == 2 and counts["names joined by lemma"] == 1
+    assert counts["mentions"] == 5
+    assert report.counts["input coreference ignored: entities"] == 1
+    assert report.counts["input coreference ignored: mentions"] == 2
+    assert all(m.head is m.words[0] for e in corpus.documents[0].entities for m in e.mentions)
+
+
+def test_rule_baseline_with_gold_mentions_clusters_the_inputs_mentions() -> None:
+    corpus = parse_corefud(RULES_DOC)
+    resolve_rules(corpus, gold_mentions=True)
+    assert entity_texts(corpus) == [["Petr", "Petr Novák"]]  # the same two mentions, joined by their heads' lemma
+    heads = [m.head.form for e in corpus.documents[0].entities for m in e.mentions]
+    assert heads == ["Petr", "Petr"]
+
+
+def test_rule_baseline_pronoun_without_agreeing_antecedent_is_a_singleton() -> None:
+    text = RULES_DOC.replace("Gender=Fem|Number=Sing|Person=3", "Gender=Neut|Number=Plur|Person=3")
+    counts = resolve_rules(corpus := parse_corefud(text))
+    assert counts["pronouns without an agreeing antecedent"] == 2
+    assert ["Ona"] in entity_texts(corpus) and ["ji"] in entity_texts(corpus)
+
+
+# --- the neural resolver -------------------------------------------------------------------------------------------
+
+TRAIN_DOC = "\n".join([
+    "# newdoc id = tiny",
+    "# global.Entity = eid-etype-head-other",
+    "# sent_id = 1",
+    "# text = The old farmer bought a red cow .",
+    row(1, "The", "the", "DET", "_", 3, "det", "Entity=(e1--3"),
+    row(2, "old", "old", "ADJ", "_", 3, "amod"),
+    row(3, "farmer", "farmer", "NOUN", "Number=Sing", 4, "nsubj", "Entity=e1)"),
+    row(4, "bought", "buy", "VERB", "_", 0, "root"),
+    row(5, "a", "a", "DET", "_", 7, "det", "Entity=(e2--3"),
+    row(6, "red", "red", "ADJ", "_", 7, "amod"),
+    row(7, "cow", "cow", "NOUN", "Number=Sing", 4, "obj", "Entity=e2)"),
+    row(8, ".", ".", "PUNCT", "_", 4, "punct"),
+    "",
+    "# sent_id = 2",
+    "# text = He milked it every day .",
+    row(1, "He", "he", "PRON", "Gender=Masc|Number=Sing|Person=3|PronType=Prs", 2, "nsubj", "Entity=(e1--1)"),
+    row(2, "milked", "milk", "VERB", "_", 0, "root"),
+    row(3, "it", "it", "PRON", "Number=Sing|Person=3|PronType=Prs", 2, "obj", "Entity=(e2--1)"),
+    row(4, "every", "every", "DET", "_", 5, "det"),
+    row(5, "day", "day", "NOUN", "Number=Sing", 2, "obl:tmod"),
+    row(6, ".", ".", "PUNCT", "_", 2, "punct"),
+    "",
+    "# sent_id = 3",
+    "# text = The cow liked the farmer and his barn .",
+    row(1, "The", "the", "DET", "_", 2, "det", "Entity=(e2--2"),
+    row(2, "cow", "cow", "NOUN", "Number=Sing", 3, "nsubj", "Entity=e2)"),
+    row(3, "liked", "like", "VERB", "_", 0, "root"),
+    row(4, "the", "the", "DET", "_", 5, "det", "Entity=(e1--2"),
+    row(5, "farmer", "farmer", "NOUN", "Number=Sing", 3, "obj", "Entity=e1)"),
+    row(6, "and", "and", "CCONJ", "_", 8, "cc"),
+    row(7, "his", "he", "PRON", "Gender=Masc|Number=Sing|Person=3|Poss=Yes|PronType=Prs", 8, "nmod:poss",
+        "Entity=(e3--2(e1--1)"),
+    row(8, "barn", "barn", "NOUN", "Number=Sing", 5, "conj", "Entity=e3)"),
+    row(9, ".", ".", "PUNCT", "_", 3, "punct"),
+    "",
+    "",
+])
+
+FAST = Training(epochs=60, encoder_rate=1e-3, head_rate=3e-3, warmup=0.0, seed=1, device="cpu")
+SMALL = ResolverConfig(encoder="", window=16, context=3, max_width=4, max_antecedents=8, hidden=32)
+
+
+@pytest.fixture(scope="module")
+def encoder(tmp_path_factory: pytest.TempPathFactory) -> str:
+    words = [n.form for n in parse_corefud(TRAIN_DOC).documents[0].nodes()]
+    return str(make_tiny_encoder(tmp_path_factory.mktemp("encoder"), words))
+
+
+@pytest.fixture(scope="module")
+def trained(encoder: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("model")
+    config = ResolverConfig(**{**SMALL.to_json(), "encoder": encoder})
+    history = train(parse_corefud(TRAIN_DOC), parse_corefud(TRAIN_DOC), folder, config, FAST, progress=False,
+                    log=lambda line: None)
+    assert history, "training ran no epoch"
+    return folder
+
+
+def test_windows_give_every_word_its_most_central_window(encoder: str) -> None:
+    from harmonize.resolvers.encoders import load_encoder
+
+    _, tokenizer = load_encoder(encoder)
+    nodes = list(parse_corefud(TRAIN_DOC).documents[0].nodes())  # 23 words, one subword each
+    windows, attention, word_window, word_position = subword_windows(tokenizer, nodes, window=12, context=2)
+    assert windows.shape[1] == 12 and bool(attention.all())  # 10 subwords between the special tokens
+    assert windows.shape[0] == 4  # starts 0, 6, 12, 13: overlapping by twice the context, the last one flush
+    for index, node in enumerate(nodes):
+        window, position = int(word_window[index]), int(word_position[index])
+        assert tokenizer.convert_ids_to_tokens(int(windows[window, position])) == node.form
+        if 2 <= index < len(nodes) - 2:  # every word away from the document's edges has 2 words of context
+            assert 3 <= position <= 10 - 2
+
+
+def test_model_learns_a_document_to_conll_100(trained: Path) -> None:
+    history = json.loads((trained / "training.json").read_text(encoding="utf-8"))
+    best = history["epochs"][history["best_epoch"] - 1]["dev"]
+    assert best["conll"] == 100.0 and best["mentions"] == 100.0
+    model, tokenizer, device = load(trained, "cpu")
+    assert evaluate(model, tokenizer, parse_corefud(TRAIN_DOC), device)["conll"] == 100.0
+
+
+def test_saved_and_loaded_models_predict_the_same(trained: Path) -> None:
+    outputs = []
+    for _ in range(2):
+        model, tokenizer, device = load(trained, "cpu")
+        corpus = parse_corefud(TRAIN_DOC)
+        resolve(model, tokenizer, corpus, device)
+        outputs.append(format_corefud(corpus))
+    assert outputs[0] == outputs[1]
+    assert "Entity=(e1" in outputs[0]
+
+
+def test_predict_ignores_the_inputs_coreference_and_writes_valid_corefud(trained: Path, tmp_path: Path) -> None:
+    source = tmp_path / "in.conllu"
+    stripped = "\n".join(line.rsplit("\t", 1)[0] + "\t_" if line[:1].isdigit() else line
+                         for line in TRAIN_DOC.split("\n"))
+    source.write_text(stripped, encoding="utf-8")
+    with_gold = tmp_path / "gold.conllu"
+    with_gold.write_text(TRAIN_DOC, encoding="utf-8")
+    outputs = []
+    for name, path in (("a", source), ("b", with_gold)):
+        report = Report()
+        counts = resolve_files([path], tmp_path / f"{name}.conllu", "model", model=trained, device="cpu",
+                               report=report)
+        assert counts["documents"] == 1 and counts["words"] == 23
+        outputs.append((tmp_path / f"{name}.conllu").read_text(encoding="utf-8"))
+    assert outputs[0] == outputs[1]  # the second input's coreference changed nothing
+    assert report.counts["input coreference ignored: entities"] == 3
+    ok, messages = validate(tmp_path / "a.conllu")
+    assert ok, messages
+    predicted = parse_corefud(outputs[0])
+    assert dev_scores(parse_corefud(TRAIN_DOC), predicted)["conll"] == 100.0
+
+
+def test_training_resumes_where_it_stopped(encoder: str, tmp_path: Path) -> None:
+    config = ResolverConfig(**{**SMALL.to_json(), "encoder": encoder})
+    schedule = Training(epochs=3, encoder_rate=1e-3, head_rate=3e-3, seed=3, device="cpu")
+    train(parse_corefud(TRAIN_DOC), None, tmp_path / "whole", config, schedule, progress=False, log=lambda _: None)
+
+    def stop_in_epoch_2(line: str) -> None:
+        if line.startswith("epoch 2"):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train(parse_corefud(TRAIN_DOC), None, tmp_path / "cut", config, schedule, progress=False,
+              log=stop_in_epoch_2)
+    assert (tmp_path / "cut" / "checkpoint").is_dir()
+    with pytest.raises(HarmonizeError, match="unfinished training"):
+        train(parse_corefud(TRAIN_DOC), None, tmp_path / "cut", config, schedule, progress=False)
+    history = train(parse_corefud(TRAIN_DOC), None, tmp_path / "cut", config, schedule, resume=True,
+                    progress=False, log=lambda _: None)
+    assert [e.epoch for e in history] == [1, 2, 3]
+    assert not (tmp_path / "cut" / "checkpoint").exists()
+    whole = (tmp_path / "whole" / "model.safetensors").read_bytes()
+    assert (tmp_path / "cut" / "model.safetensors").read_bytes() == whole  # the same weights as one run
+
+
+def test_features_count_what_the_model_cannot_learn(encoder: str) -> None:
+    from harmonize.resolvers.encoders import load_encoder
+
+    _, tokenizer = load_encoder(encoder)
+    document = parse_corefud(TRAIN_DOC).documents[0]
+    features = document_features(document, tokenizer, window=512, context=64, max_width=2, gold=True)
+    assert features.left_out == {"longer than 2 nodes: not a mention detection target": 2}
+    assert len(features.gold_spans) == 8 and features.gold_entities.tolist() == [0, 1, 0, 1, 1, 0, 2, 0]
+
+
+def test_non_crossing_keeps_nested_spans_and_drops_crossing_ones() -> None:
+    kept = non_crossing([[0, 3], [2, 5], [1, 2], [4, 4]], [0.9, 0.8, 0.7, 0.1])
+    assert kept == [(0, 3), (1, 2), (4, 4)]
+
+
+def test_a_missing_or_broken_model_folder_is_one_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(HarmonizeError, match="not a trained resolver"):
+        load(tmp_path, "cpu")
+    with pytest.raises(HarmonizeError, match="encoder 'no/such-encoder'"):
+        train(parse_corefud(TRAIN_DOC), None, tmp_path / "m", ResolverConfig(encoder="no/such-encoder"),
+              Training(epochs=1, device="cpu"), progress=False)
+    if not torch.cuda.is_available():
+        with pytest.raises(HarmonizeError, match="no CUDA GPU"):
+            train(parse_corefud(TRAIN_DOC), None, tmp_path / "m2", SMALL, Training(epochs=1, device="cuda"),
+                  progress=False)
+
+
+def test_fresh_copy_shares_nothing() -> None:
+    corpus = parse_corefud(TRAIN_DOC)
+    copy = fresh_copy(corpus)
+    resolve_rules(copy)
+    assert entity_texts(corpus) != entity_texts(copy)
+    assert format_corefud(corpus) == format_corefud(parse_corefud(TRAIN_DOC))
