@@ -11,17 +11,17 @@ import pytest
 pytest.importorskip("torch", reason="the resolvers need torch: pip install -e '.[resolver]'")
 pytest.importorskip("transformers", reason="the resolvers need transformers: pip install -e '.[resolver]'")
 
-import torch  # noqa: E402
+import torch
 
-from harmonize.converters.corefud import format_corefud, parse_corefud  # noqa: E402
-from harmonize.errors import HarmonizeError, Report  # noqa: E402
-from harmonize.resolvers import resolve_files  # noqa: E402
-from harmonize.resolvers.features import document_features, subword_windows  # noqa: E402
-from harmonize.resolvers.model import ResolverConfig, non_crossing  # noqa: E402
-from harmonize.resolvers.neural import Training, dev_scores, evaluate, fresh_copy, load, resolve, train  # noqa: E402
-from harmonize.resolvers.rules import resolve_rules  # noqa: E402
-from tests.conftest import make_tiny_encoder  # noqa: E402
-from tests.test_validator import validate  # noqa: E402
+from harmonize.converters.corefud import format_corefud, parse_corefud
+from harmonize.errors import HarmonizeError, Report
+from harmonize.resolvers import resolve_files
+from harmonize.resolvers.features import document_features, subword_windows
+from harmonize.resolvers.model import ResolverConfig, non_crossing
+from harmonize.resolvers.neural import Training, dev_scores, evaluate, fresh_copy, load, resolve, train
+from harmonize.resolvers.rules import resolve_rules
+from tests.conftest import make_tiny_encoder
+from tests.test_validator import validate
 
 
 def row(number: int, form: str, lemma: str, upos: str, feats: str, head: int, deprel: str, misc: str = "_") -> str:
