@@ -4,6 +4,8 @@ document to CoNLL 100, saves and loads to the same predictions, resumes, writes 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -269,3 +271,30 @@ def test_fresh_copy_shares_nothing() -> None:
     resolve_rules(copy)
     assert entity_texts(corpus) != entity_texts(copy)
     assert format_corefud(corpus) == format_corefud(parse_corefud(TRAIN_DOC))
+
+
+def run_cli(*args: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "harmonize", *map(str, args)], capture_output=True, text=True,
+                          check=False)
+
+
+def test_cli_rules_validate_and_their_errors(encoder: str, tmp_path: Path) -> None:
+    rules_doc, tiny = tmp_path / "rules.conllu", tmp_path / "tiny.conllu"
+    rules_doc.write_text(RULES_DOC, encoding="utf-8")
+    tiny.write_text(TRAIN_DOC, encoding="utf-8")
+    done = run_cli("resolve", "rules", rules_doc, "-o", tmp_path / "out.conllu")
+    assert done.returncode == 0, done.stderr
+    assert "resolved 1 document(s), 5 mentions" in done.stderr
+    assert "2 x input coreference ignored: mentions" in done.stderr
+    assert entity_texts(parse_corefud((tmp_path / "out.conllu").read_text())) == [["Ona", "ji", "knihu"],
+                                                                                  ["Petr", "Petr"]]
+    done = run_cli("validate", tiny, "--dev", tiny, "--encoder", encoder, "--epochs", "2", "--device", "cpu")
+    assert done.returncode == 0, done.stderr
+    header, baseline, resolver = done.stdout.splitlines()[-3:]
+    assert header.split() == ["MUC", "B3", "CEAF-e", "LEA", "CoNLL", "mentions"]
+    assert baseline.startswith("rule baseline") and resolver.startswith("resolver")
+    assert "epoch 2: loss" in done.stderr
+    done = run_cli("resolve", "predict", tmp_path, tiny, "-o", tmp_path / "p.conllu")
+    assert done.returncode == 1 and done.stderr.startswith(f"harmonize: error: {tmp_path}: not a trained resolver")
+    done = run_cli("resolve", "train", tiny, "-o", tmp_path / "m", "--encoder", "no/such-encoder")
+    assert done.returncode == 1 and "harmonize: error: encoder 'no/such-encoder'" in done.stderr
