@@ -164,6 +164,24 @@ def test_the_seed_orders_options_and_the_split_keeps_documents_whole(tmp_path: P
     assert not (parts["train"] & parts["dev"]) and not (parts["train"] & parts["test"])
 
 
+@pytest.mark.parametrize(("parts", "source", "count", "split"), [
+    (("gum", "v11.1.0"), "gum", 4962, {"train": 3972, "dev": 501, "test": 489}),  # UD trees, FEATS
+    (("litbank", "conll"), "conll2012", 1168, {"train": 952, "dev": 110, "test": 106}),  # CoNLL-2012, no POS
+])
+def test_questions_from_real_corpora(parts: tuple[str, ...], source: str, count: int, split: dict,
+                                     tmp_path: Path) -> None:
+    report = Report()
+    questions = generate_questions([shared(*parts)], source, report=report)
+    assert len(questions) == count
+    assert report.counts[NO_NOMINAL] > 0 and report.counts[CATAPHORA] > 0
+    for question in questions:
+        assert question.answer in (1, 2) and question.pronoun and question.doc_id
+        for name, text in (("pronoun", "_"), ("option1", question.option1), ("option2", question.option2)):
+            start, end = question.offsets[name]
+            assert question.sentence[start:end] == text
+    assert write_split(questions, tmp_path / "split", (8, 1, 1)) == split
+
+
 def test_evaluation_error_rates_and_consistency() -> None:
     questions = read_set(shared("pcr", "winogender", "templates.tsv"), "winogender")
     always_first = [1] * len(questions)
