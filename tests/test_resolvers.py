@@ -4,6 +4,7 @@ document to CoNLL 100, saves and loads to the same predictions, resumes, writes 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -96,6 +97,14 @@ def test_rule_baseline_pronoun_without_agreeing_antecedent_is_a_singleton() -> N
     counts = resolve_rules(corpus := parse_corefud(text))
     assert counts["pronouns without an agreeing antecedent"] == 2
     assert ["Ona"] in entity_texts(corpus) and ["ji"] in entity_texts(corpus)
+
+
+def test_rule_baseline_reports_documents_without_tags() -> None:
+    report = Report()
+    untagged = re.sub(r"^(\d+\t[^\t]*\t[^\t]*\t)[^\t]*", r"\1_", RULES_DOC, flags=re.MULTILINE)  # UPOS "_"
+    corpus = parse_corefud(untagged)
+    assert resolve_rules(corpus, report=report)["mentions"] == 0
+    assert any(reason.startswith("document without part-of-speech tags") for reason in report.counts)
 
 
 # --- the neural resolver -------------------------------------------------------------------------------------------

@@ -95,6 +95,9 @@ def resolve_rules(corpus: Corpus, gold_mentions: bool = False, report: Report | 
         if gold_mentions else None
     without_coreference(corpus, report)
     for number, document in enumerate(corpus.documents):
+        if given is None and all(node.upos in ("", "_") for node in document.nodes()):
+            report.add("document without part-of-speech tags: no mentions found (parse it first: convert --parse)",
+                       str(document.id))
         resolve_document(document, given[number] if given is not None else tree_mentions(document), counts)
         counts["documents"] += 1
     return counts
