@@ -40,7 +40,7 @@ class Training:
     optional time budget after which the epoch in progress stops, is scored and may still be the best."""
 
     epochs: int = 10
-    encoder_rate: float = 5e-5
+    encoder_rate: float = 8e-5
     head_rate: float = 5e-4
     warmup: float = 0.1  # fraction of the steps with a rising learning rate
     seed: int = 42
