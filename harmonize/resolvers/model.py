@@ -73,7 +73,9 @@ class Resolver(nn.Module):
         for first in range(0, len(features.windows), self.config.encoder_batch):
             ids = features.windows[first:first + self.config.encoder_batch].to(device)
             mask = features.attention[first:first + self.config.encoder_batch].to(device)
-            outputs.append(self.encoder(input_ids=ids, attention_mask=mask).last_hidden_state)
+            # Mixed precision on CUDA for the encoder only: the scorers' log-sum-exps stay in float32.
+            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=device.type == "cuda"):
+                outputs.append(self.encoder(input_ids=ids, attention_mask=mask).last_hidden_state)
         hidden = torch.cat(outputs)
         return hidden[features.word_window.to(device), features.word_position.to(device)].float()
 

@@ -5,7 +5,7 @@ resolver's settings), ``encoder/`` (the encoder's config and tokenizer: loading 
 ``training.json`` (loss and dev scores per epoch). While training, ``checkpoint/`` holds the last finished epoch's
 weights, optimizer and schedule, so that ``resume=True`` continues from there; it is removed when training ends.
 
-The same code runs on CPU and CUDA; on CUDA the encoder runs under bfloat16 autocast.
+The same code runs on CPU and CUDA; on CUDA the encoder runs under bfloat16 autocast (the scorers in float32).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,10 +57,6 @@ class Epoch:
     @property
     def conll(self) -> float:
         return self.dev.get("conll", float("-inf"))
-
-
-def autocast(device: torch.device):
-    return torch.autocast("cuda", dtype=torch.bfloat16) if device.type == "cuda" else nullcontext()
 
 
 def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, config: ResolverConfig | None = None,
@@ -129,8 +124,7 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
         epoch_started, totals, done = time.monotonic(), Counter(), 0
         bar = _progress(progress, len(order), f"epoch {epoch}/{training.epochs}")
         for index in order:
-            with autocast(device):
-                loss, parts = model.loss(features[index], device)
+            loss, parts = model.loss(features[index], device)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -219,8 +213,7 @@ def resolve(model: Resolver, tokenizer, corpus: Corpus, device: torch.device, re
     config = model.config
     for document in corpus.documents:
         features = document_features(document, tokenizer, config.window, config.context, config.max_width, False)
-        with autocast(device):
-            spans, antecedents = model.predict(features, device)
+        spans, antecedents = model.predict(features, device)
         add_clusters(document, _clusters(features, spans, antecedents))
         counts["documents"] += 1
         counts["words"] += sum(len(s.words) for s in document.sentences)
