@@ -254,10 +254,19 @@ def _load_model(folder: Path, device: torch.device, weights: Path):
         config = ResolverConfig(**description["resolver"])
     except (ValueError, KeyError, TypeError) as error:
         raise HarmonizeError(f"{folder / CONFIG}: not a resolver configuration ({error})") from error
-    encoder = AutoModel.from_config(AutoConfig.from_pretrained(folder / ENCODER))
-    tokenizer = AutoTokenizer.from_pretrained(folder / ENCODER)
+    if not (folder / ENCODER).is_dir():
+        raise HarmonizeError(f"{folder}: no {ENCODER}/ folder (the encoder's config and tokenizer)")
+    try:
+        encoder = AutoModel.from_config(AutoConfig.from_pretrained(folder / ENCODER))
+        tokenizer = AutoTokenizer.from_pretrained(folder / ENCODER)
+    except (OSError, ValueError) as error:
+        raise HarmonizeError(f"{folder / ENCODER}: no encoder config and tokenizer ({error})") from error
     model = Resolver(encoder, config)
-    load_model(model, str(weights), device=str(device))
+    try:
+        load_model(model, str(weights), device=str(device))
+    except Exception as error:  # safetensors' own error type, or torch's on missing/mismatched tensors
+        first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise HarmonizeError(f"{weights}: weights that do not fit this resolver ({first_line})") from error
     return model.to(device), tokenizer
 
 
