@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -262,9 +263,17 @@ def test_non_crossing_keeps_nested_spans_and_drops_crossing_ones() -> None:
     assert kept == [(0, 3), (1, 2), (4, 4)]
 
 
-def test_a_missing_or_broken_model_folder_is_one_clear_error(tmp_path: Path) -> None:
+def test_a_missing_or_broken_model_folder_is_one_clear_error(trained: Path, tmp_path: Path) -> None:
     with pytest.raises(HarmonizeError, match="not a trained resolver"):
         load(tmp_path, "cpu")
+    broken = tmp_path / "broken"
+    shutil.copytree(trained, broken)
+    (broken / "model.safetensors").write_bytes(b"not weights")
+    with pytest.raises(HarmonizeError, match="model.safetensors: weights that do not fit"):
+        load(broken, "cpu")
+    shutil.rmtree(broken / "encoder")
+    with pytest.raises(HarmonizeError, match="no encoder/ folder"):
+        load(broken, "cpu")
     with pytest.raises(HarmonizeError, match="encoder 'no/such-encoder'"):
         train(parse_corefud(TRAIN_DOC), None, tmp_path / "m", ResolverConfig(encoder="no/such-encoder"),
               Training(epochs=1, device="cpu"), progress=False)
