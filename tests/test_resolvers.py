@@ -20,6 +20,7 @@ import torch
 from harmonize.converters.corefud import format_corefud, parse_corefud
 from harmonize.errors import HarmonizeError, Report
 from harmonize.resolvers import resolve_files
+from harmonize.resolvers.encoders import load_encoder
 from harmonize.resolvers.features import document_features, subword_windows
 from harmonize.resolvers.model import ResolverConfig, non_crossing
 from harmonize.resolvers.neural import Training, dev_scores, evaluate, fresh_copy, load, resolve, train
@@ -170,8 +171,6 @@ def trained(encoder: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_windows_give_every_word_its_most_central_window(encoder: str) -> None:
-    from harmonize.resolvers.encoders import load_encoder
-
     _, tokenizer = load_encoder(encoder)
     nodes = list(parse_corefud(TRAIN_DOC).documents[0].nodes())  # 23 words, one subword each
     windows, attention, word_window, word_position = subword_windows(tokenizer, nodes, window=12, context=2)
@@ -249,13 +248,48 @@ def test_training_resumes_where_it_stopped(encoder: str, tmp_path: Path) -> None
 
 
 def test_features_count_what_the_model_cannot_learn(encoder: str) -> None:
-    from harmonize.resolvers.encoders import load_encoder
-
     _, tokenizer = load_encoder(encoder)
     document = parse_corefud(TRAIN_DOC).documents[0]
     features = document_features(document, tokenizer, window=512, context=64, max_width=2, gold=True)
     assert features.left_out == {"longer than 2 nodes: not a mention detection target": 2}
     assert len(features.gold_spans) == 8 and features.gold_entities.tolist() == [0, 1, 0, 1, 1, 0, 2, 0]
+
+
+ZERO_DOC = "\n".join([
+    "# newdoc id = zero",
+    "# global.Entity = eid-etype-head-other",
+    "# sent_id = 1",
+    "# text = Anna came home .",
+    row(1, "Anna", "Anna", "PROPN", "_", 2, "nsubj", "Entity=(e1--1)"),
+    row(2, "came", "come", "VERB", "_", 0, "root"),
+    row(3, "home", "home", "ADV", "_", 2, "advmod"),
+    row(4, ".", ".", "PUNCT", "_", 2, "punct"),
+    "",
+    "# sent_id = 2",
+    "# text = Slept .",
+    row(1, "Slept", "sleep", "VERB", "_", 0, "root"),
+    "1.1\t_\t#PersPron\tPRON\t_\t_\t_\t_\t1:nsubj\tEntity=(e1--1)",  # a zero subject
+    row(2, ".", ".", "PUNCT", "_", 1, "punct"),
+    "",
+    "",
+])
+
+
+def test_empty_nodes_of_the_input_are_read_learnt_and_resolved(tmp_path: Path) -> None:
+    """A zero the training data annotates on an empty node is learnt; the input's empty node gets the mention."""
+    words = [node.form for node in parse_corefud(ZERO_DOC).documents[0].nodes()] + ["#PersPron"]
+    config = ResolverConfig(**{**SMALL.to_json(), "encoder": str(make_tiny_encoder(tmp_path / "enc", words))})
+    _, tokenizer = load_encoder(config.encoder)
+    features = document_features(parse_corefud(ZERO_DOC).documents[0], tokenizer, 16, 3, 4, gold=True)
+    assert [n.id for n in features.nodes] == ["1", "2", "3", "4", "1", "1.1", "2"]
+    assert features.gold_spans.tolist() == [[0, 0], [5, 5]]
+    train(parse_corefud(ZERO_DOC), None, tmp_path / "m", config, FAST, progress=False, log=lambda _: None)
+    model, tokenizer, device = load(tmp_path / "m", "cpu")
+    corpus = parse_corefud(ZERO_DOC)  # its coreference is dropped before resolving
+    resolve(model, tokenizer, corpus, device)
+    assert [[m.words[0].id for m in e.mentions] for e in corpus.documents[0].entities] == [["1", "1.1"]]
+    written = parse_corefud(format_corefud(corpus)).documents[0]
+    assert [[m.words[0].id for m in e.mentions] for e in written.entities] == [["1", "1.1"]]
 
 
 def test_non_crossing_keeps_nested_spans_and_drops_crossing_ones() -> None:
