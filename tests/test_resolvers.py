@@ -340,7 +340,7 @@ def test_cli_rules_validate_and_their_errors(encoder: str, tmp_path: Path) -> No
     assert "2 x input coreference ignored: mentions" in done.stderr
     assert entity_texts(parse_corefud((tmp_path / "out.conllu").read_text())) == [["Ona", "ji", "knihu"],
                                                                                   ["Petr", "Petr"]]
-    done = run_cli("validate", tiny, "--dev", tiny, "--encoder", encoder, "--epochs", "2", "--device", "cpu")
+    done = run_cli("validate", tiny, tiny, "--encoder", encoder, "--epochs", "2", "--device", "cpu")
     assert done.returncode == 0, done.stderr
     header, baseline, resolver = done.stdout.splitlines()[-3:]
     assert header.split() == ["MUC", "B3", "CEAF-e", "LEA", "CoNLL", "mentions"]
