@@ -62,13 +62,16 @@ def test_the_encoder_solver_learns_a_two_way_choice_and_is_seeded(encoder: str) 
     assert train_and_solve(train, test, settings, progress=False, log=lambda _: None) == answers
 
 
-def test_training_questions_without_an_answer_are_counted_and_none_at_all_is_an_error(encoder: str) -> None:
+def test_questions_left_out_or_cut_are_counted_and_no_training_question_is_an_error(encoder: str) -> None:
     train = questions(8, seed=3)
     train[0].answer = None
     report = Report()
-    settings = EncoderSettings(encoder=encoder, epochs=1, device="cpu")
+    settings = EncoderSettings(encoder=encoder, epochs=1, device="cpu", max_length=9)
     train_and_solve(train, questions(4, seed=4), settings, report, progress=False, log=lambda _: None)
     assert report.counts["training questions without answer 1 or 2 left out"] == 1
+    # "the cat sat by the table because cat was tired": 10 words, one subword each (no special tokens here)
+    assert report.counts["training questions longer than 9 subwords, cut at the end"] == 7
+    assert report.counts["answered questions longer than 9 subwords, cut at the end"] == 4
     for question in train:
         question.answer = 3
     with pytest.raises(HarmonizeError, match="needs training questions"):

@@ -28,7 +28,7 @@ class EncoderSettings:
     epochs: int = 3
     rate: float = 5e-5
     batch: int = 16  # questions per step
-    max_length: int = 128  # subwords per filled sentence; longer ones are cut at the end
+    max_length: int = 256  # subwords per filled sentence; longer ones are cut at the end (and counted)
     seed: int = 0
     device: str = "auto"
 
@@ -81,6 +81,11 @@ def train_and_solve(train: Sequence[Question], questions: Sequence[Question], se
     device = pick_device(settings.device)
     torch.manual_seed(settings.seed)
     encoder, tokenizer = load_encoder(settings.encoder)
+    for name, group in (("training", usable), ("answered", questions)):
+        long = [q for q in group if len(tokenizer(filled(q, 1), verbose=False)["input_ids"]) > settings.max_length]
+        if long:
+            report.add(f"{name} questions longer than {settings.max_length} subwords, cut at the end",
+                       long[0].sentence[:60], len(long))
     model = ChoiceScorer(encoder).to(device)
     steps = settings.epochs * -(-len(usable) // settings.batch)
     optimizer = torch.optim.AdamW(model.parameters(), lr=settings.rate)
