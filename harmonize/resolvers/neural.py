@@ -287,9 +287,3 @@ def _save_weights(model: Resolver, path: Path) -> None:
 def _write_history(output: Path, history: list[Epoch], best: Epoch) -> None:
     text = json.dumps({"best_epoch": best.epoch, "epochs": [e.__dict__ for e in history]}, indent=2)
     (output / HISTORY).write_text(text + "\n", encoding="utf-8")
-
-
-def predict_corpus(model_dir: str | Path, corpus: Corpus, device: str = "auto", report: Report | None = None) -> Counter:
-    """Resolve ``corpus`` in place with the model in ``model_dir`` (see :func:`resolve`)."""
-    model, tokenizer, chosen = load(model_dir, device)
-    return resolve(model, tokenizer, corpus, chosen, report)
