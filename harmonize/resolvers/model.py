@@ -162,7 +162,8 @@ class Resolver(nn.Module):
         spans, logits = spans[above], logits[above]
         most = max(1, int(self.config.mentions_per_word * len(words)))
         if len(logits) > most:  # a bound on the antecedent matrix, as e2e-coref prunes
-            spans, logits = spans[logits.topk(most).indices], logits[logits.topk(most).indices]
+            best = logits.topk(most).indices
+            spans, logits = spans[best], logits[best]
         chosen = non_crossing(spans.tolist(), logits.tolist())
         if not chosen:
             return [], []

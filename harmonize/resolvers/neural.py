@@ -76,6 +76,9 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
                              "another folder")
     if resume and not checkpoint.exists():
         raise HarmonizeError(f"{output}: nothing to resume (no checkpoint/)")
+    documents = [d for d in train_corpus.documents if d.entities]
+    if not documents:
+        raise HarmonizeError("the training data has no coreference to learn from")
     device = pick_device(training.device)
     torch.manual_seed(training.seed)
     if resume:
@@ -84,9 +87,6 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
     else:
         encoder, tokenizer = load_encoder(config.encoder)
         model = Resolver(encoder, config).to(device)
-    documents = [d for d in train_corpus.documents if d.entities]
-    if not documents:
-        raise HarmonizeError("the training data has no coreference to learn from")
     features = []
     for document in documents:
         features.append(document_features(document, tokenizer, config.window, config.context, config.max_width,
