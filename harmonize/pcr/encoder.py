@@ -65,6 +65,13 @@ def _batch(tokenizer, questions: Sequence[Question], max_length: int, device: to
     return encoded["input_ids"].to(device), encoded["attention_mask"].to(device)
 
 
+def _where(question: Question) -> str:
+    """A report example: the question's document and sentences where it has them (a masked text says little)."""
+    if question.doc_id:
+        return f"{question.doc_id} {','.join(question.sentence_ids)}".strip()
+    return question.sentence[:60]
+
+
 def train_and_solve(train: Sequence[Question], questions: Sequence[Question], settings: EncoderSettings | None = None,
                     report: Report | None = None, progress: bool = True,
                     log: Callable[[str], None] | None = None) -> list[int]:
@@ -74,7 +81,7 @@ def train_and_solve(train: Sequence[Question], questions: Sequence[Question], se
     log = log or (lambda line: print(line, file=sys.stderr))
     usable = [q for q in train if q.answer in (1, 2)]
     if len(usable) < len(train):
-        report.add("training questions without answer 1 or 2 left out", train[0].sentence[:60],
+        report.add("training questions without answer 1 or 2 left out", _where(train[0]),
                    len(train) - len(usable))
     if not usable:
         raise HarmonizeError("the encoder solver needs training questions with answers 1 or 2 (--train)")
@@ -85,7 +92,7 @@ def train_and_solve(train: Sequence[Question], questions: Sequence[Question], se
         long = [q for q in group if len(tokenizer(filled(q, 1), verbose=False)["input_ids"]) > settings.max_length]
         if long:
             report.add(f"{name} questions longer than {settings.max_length} subwords, cut at the end",
-                       long[0].sentence[:60], len(long))
+                       _where(long[0]), len(long))
     model = ChoiceScorer(encoder).to(device)
     steps = settings.epochs * -(-len(usable) // settings.batch)
     optimizer = torch.optim.AdamW(model.parameters(), lr=settings.rate)
