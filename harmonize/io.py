@@ -4,12 +4,18 @@ collector pause that readers and writers share."""
 from __future__ import annotations
 
 import gc
+import hashlib
 import os
+import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from harmonize.errors import Report
 
 
 def read_text(path: str | Path) -> str:
@@ -84,3 +90,46 @@ def atomic_write_parts(path: str | Path, parts: list[Path]) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+# Names Windows reserves for devices, with or without an extension: a file called "con.json" cannot be opened there.
+_DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul", *(f"com{n}" for n in range(10)), *(f"lpt{n}" for n in range(10))})
+_UNSAFE_CHARACTERS = re.compile(r"[^\w.\-]+")
+MAX_NAME_LENGTH = 100  # characters of a name made from an id, before the extension the writer adds
+ID_RENAMED = "document id renamed for a safe file name inside the output folder"
+
+
+def safe_file_names(ids: Sequence[str | None], fallback: str = "document", reserved: Sequence[str] = ()) -> list[str]:
+    """One file name per document id, each safe to join to an output folder: path separators, ``..``, absolute
+    paths, control characters and device names cannot survive, length is bounded, and ids that would map to the
+    same name (also when only their case differs, for case-insensitive file systems) are kept apart by a suffix.
+    A missing id becomes ``fallback`` and the document's number; ``reserved`` names (the writer's own files) are
+    never given."""
+    names: list[str] = []
+    taken = {name.lower() for name in reserved}
+    for number, document_id in enumerate(ids, 1):
+        name = _UNSAFE_CHARACTERS.sub("_", document_id or "").strip("._")
+        if not name:
+            name = f"{fallback}{number}"
+        if name.split(".")[0].lower() in _DEVICE_NAMES:
+            name = f"_{name}"
+        if len(name) > MAX_NAME_LENGTH:
+            digest = hashlib.sha256((document_id or "").encode("utf-8")).hexdigest()[:12]
+            name = f"{name[:MAX_NAME_LENGTH - 13]}-{digest}"
+        unique, suffix = name, 2
+        while unique.lower() in taken:
+            unique, suffix = f"{name}-{suffix}", suffix + 1
+        taken.add(unique.lower())
+        names.append(unique)
+    return names
+
+
+def document_file_names(ids: Sequence[str | None], report: Report | None, fallback: str = "document",
+                        reserved: Sequence[str] = ()) -> list[str]:
+    """:func:`safe_file_names`, with every id that did not become its own name counted in ``report``."""
+    names = safe_file_names(ids, fallback, reserved)
+    if report is not None:
+        for document_id, name in zip(ids, names):
+            if document_id is not None and document_id != name:
+                report.add(ID_RENAMED, f"{document_id!r} -> {name}")
+    return names

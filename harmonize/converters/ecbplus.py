@@ -52,8 +52,8 @@ from lxml import etree
 
 from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, ECBPLUS_SENTENCES, cross_sentence_parts
 from harmonize.converters.corefud import escape_value, unescape_value
-from harmonize.errors import FormatError, Problems, Report, check_choice
-from harmonize.io import atomic_write_text, paused_gc
+from harmonize.errors import FormatError, HarmonizeError, Problems, Report, check_choice
+from harmonize.io import atomic_write_text, paused_gc, safe_file_names
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Node, Sentence
 
 SENTENCES_CSV = "ECBplus_coreference_sentences.csv"
@@ -356,6 +356,8 @@ def write_mentions_json(corpus: Corpus, out: str | Path, report: Report | None =
     with the keys and layout ariecattan/coref reads (its ``data/ecb/ecb_data`` files): mentions of event types
     (ACTION, NEG) in the first, the others in the second; every sentence of every document in the text file."""
     report = report if report is not None else Report()
+    if safe_file_names([name]) != [name]:
+        raise HarmonizeError(f"mentions-json: name={name!r} is not a plain file name (letters, digits, '.', '_', '-')")
     out = Path(out)
     events: list[dict] = []
     entities: list[dict] = []

@@ -45,7 +45,7 @@ from lxml import etree
 from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, MMAX2_EMPTY, cross_sentence_parts
 from harmonize.converters.xmltext import escape, quoteattr
 from harmonize.errors import FormatError, Problems, Report, check_choice
-from harmonize.io import atomic_write_text, paused_gc
+from harmonize.io import atomic_write_text, document_file_names, paused_gc
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Mention, Node, Sentence
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True,
@@ -431,22 +431,12 @@ _COMMON_PATHS = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
-def folder_name(document: Document, number: int) -> str:
-    """A file-system-safe project name for the document (its id, else its number)."""
-    name = re.sub(r"[^\w.\-]+", "_", document.id or "").strip("._") if document.id else ""
-    return name or f"document_{number + 1}"
-
-
 def write_mmax2(corpus: Corpus, out: str | Path, report: Report | None = None) -> None:
     """Write each document as an MMAX2 project folder ``OUT/<name>/``."""
     report = report if report is not None else Report()
     out = Path(out)
-    taken: set[str] = set()
-    for number, document in enumerate(corpus.documents):
-        name = folder_name(document, number)
-        if name in taken:
-            raise FormatError(str(out), None, f"two documents would both be written to {name}/")
-        taken.add(name)
+    names = document_file_names([d.id for d in corpus.documents], report)
+    for name, document in zip(names, corpus.documents):
         _write_project(document, out / name, name, report)
 
 

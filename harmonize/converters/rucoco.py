@@ -47,7 +47,7 @@ from pathlib import Path
 from harmonize.converters.choices import RUCOCO_ALIGNMENTS
 from harmonize.converters.surface import document_text, escape_spaces, set_gap
 from harmonize.errors import FormatError, Problems, Report, check_choice
-from harmonize.io import atomic_write_text, paused_gc, read_text
+from harmonize.io import atomic_write_text, document_file_names, paused_gc, read_text
 from harmonize.schemas.model import INCLUDES, CommentSlot, Corpus, Document, Entity, Node, Sentence
 
 _SECTION = re.compile(r"\d{4}_([A-Za-z]+)_")
@@ -474,10 +474,6 @@ def write_rucoco(corpus: Corpus, out: str | Path, report: Report | None = None) 
                                               f"{len(corpus.documents)} documents (give a folder)")
         atomic_write_text(out, format_rucoco(corpus.documents[0], report))
         return
-    taken: set[str] = set()
-    for number, document in enumerate(corpus.documents, 1):
-        name = document.id or f"document{number}"
-        if name in taken:
-            raise FormatError(str(out), None, f"two documents would both be written to {name}.json")
-        taken.add(name)
+    names = document_file_names([d.id for d in corpus.documents], report)
+    for name, document in zip(names, corpus.documents):
         atomic_write_text(out / f"{name}.json", format_rucoco(document, report))

@@ -66,7 +66,7 @@ from harmonize.converters.surface import (
 )
 from harmonize.converters.xmltext import escape, quoteattr
 from harmonize.errors import FormatError, Problems, Report, check_choice
-from harmonize.io import atomic_write_bytes, paused_gc
+from harmonize.io import atomic_write_bytes, document_file_names, paused_gc
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Mention, Node, Sentence
 
 LAYERS = ("text", "ann_segmentation", "ann_morphosyntax", "ann_mentions", "ann_coreference")
@@ -828,14 +828,9 @@ def write_tei(corpus: Corpus, path: str | Path, report: Report | None = None, gz
     """Write every document as a folder ``path/<document id>/`` of the five layers (``.xml.gz`` with gzip=yes)."""
     report = report if report is not None else Report()
     out = Path(path)
-    taken: dict[str, str | None] = {}
+    names = document_file_names([d.id for d in corpus.documents], report, "doc")
     with paused_gc():
-        for number, document in enumerate(corpus.documents, 1):
-            name = folder_name(document, number)
-            if name in taken:
-                raise FormatError(str(out / name), None, f"documents {taken[name]!r} and {document.id!r} would both "
-                                  "be written to this folder")
-            taken[name] = document.id
+        for name, document in zip(names, corpus.documents):
             for layer, text in format_tei_document(document, report).items():
                 data = text.encode("utf-8")
                 plain = out / name / f"{layer}.xml"
@@ -850,11 +845,6 @@ def _gzip(data: bytes) -> bytes:
     import gzip as gzip_module  # the parameter shadows the module name in write_tei
 
     return gzip_module.compress(data, compresslevel=6, mtime=0)
-
-
-def folder_name(document: Document, number: int) -> str:
-    """A document's folder: its id with path separators and spaces replaced (``doc<N>`` where it has none)."""
-    return re.sub(r"[^\w.\-]+", "_", document.id) if document.id else f"doc{number}"
 
 
 def _xml_id(wanted: str | None, fallback: str, used: set[str]) -> str:

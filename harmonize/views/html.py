@@ -13,7 +13,7 @@ import html
 import re
 from pathlib import Path
 
-from harmonize.io import atomic_write_text
+from harmonize.io import atomic_write_text, safe_file_names
 from harmonize.schemas.heads import ud_head
 from harmonize.schemas.model import Corpus, Document, Mention, Node
 
@@ -111,11 +111,6 @@ def _page(title: str, body: str, rules: str = "") -> str:
             f"<style>{STYLE}{rules}</style></head>\n<body>\n{body}\n<script>{SCRIPT}</script></body></html>\n")
 
 
-def page_name(document: Document, number: int) -> str:
-    name = re.sub(r"[^\w.-]+", "_", document.id or f"document-{number + 1}")
-    return f"{name}.html"
-
-
 def render_index(corpus: Corpus, names: list[str]) -> str:
     rows = "".join(
         f'<tr><td><a href="{html.escape(name)}">{html.escape(d.id or name)}</a></td><td>{len(d.sentences)}</td>'
@@ -133,7 +128,7 @@ def write_views(corpus: Corpus, output: Path) -> list[Path]:
     if len(corpus.documents) == 1 and output.suffix == ".html":
         atomic_write_text(output, render_document(corpus.documents[0]))
         return [output]
-    names = [page_name(d, i) for i, d in enumerate(corpus.documents)]
+    names = [f"{name}.html" for name in safe_file_names([d.id for d in corpus.documents], reserved=["index"])]
     written = []
     for document, name in zip(corpus.documents, names):
         atomic_write_text(output / name, render_document(document))
