@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import harmonize
+from harmonize.converters.corefud import HEAD_WRITTEN_FIRST_WORD
 from harmonize.converters.corefud import parse_corefud
 from harmonize.errors import HarmonizeError, Report
 from harmonize.parsing import ParsedWord
@@ -151,7 +152,10 @@ def test_without_a_parser_the_report_counts_mentions_left_without_a_head(tmp_pat
     (tmp_path / "in.conllu").write_text(UNPARSED, encoding="utf-8")
     result = harmonize.convert([tmp_path / "in.conllu"], output=tmp_path / "out.conllu")
     assert result.total.counts[NO_HEAD_WITHOUT_PARSING] == 1  # "The old man"; "He" is its own head
-    assert (tmp_path / "out.conllu").read_text(encoding="utf-8") == UNPARSED  # and nothing changes
+    # Nothing else changes, but the empty head field, which udapi and the CorefUD scorer refuse, is written as the
+    # mention's first word (udapi's default), and counted.
+    assert result.total.counts[HEAD_WRITTEN_FIRST_WORD] == 1
+    assert (tmp_path / "out.conllu").read_text(encoding="utf-8") == UNPARSED.replace("e1-person-", "e1-person-1")
 
 
 def test_parse_reaches_stats_and_score(udpipe_model: Path) -> None:

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from harmonize.errors import Problems, Report
 from harmonize.io import atomic_write_text, paused_gc, read_text
+from harmonize.schemas.heads import tree_head
 from harmonize.schemas.model import (
     Bridge,
     CommentSlot,
@@ -52,6 +53,8 @@ from harmonize.schemas.model import (
 
 COREF_KEYS = ("Entity", "Bridge", "SplitAnte")
 DEFAULT_ENTITY_FIELDS = ("eid", "etype", "head", "other")
+HEAD_WRITTEN_FROM_TREE = "mention head written from the tree (none annotated)"
+HEAD_WRITTEN_FIRST_WORD = "mention head written as its first word (none annotated, no tree)"
 EID_FIELDS = ("eid", "GRP")
 ETYPE_FIELDS = ("etype", "entity")
 # Entity-level fields besides the type: GUM's identity (Wikipedia name), PCC's dominant (the entity's name), ECB+'s
@@ -735,7 +738,7 @@ def _format_document(
         fields: tuple[str, ...] | None = shared
     else:
         fields = entity_fields_for(document) if document.entities or document.entity_fields else None
-    entity_values, ambiguous = _entity_values(document, fields)
+    entity_values, ambiguous = _entity_values(document, fields, report)
     first_line = len(lines)
     relations = _relation_values(document, fields)
     for index, sentence in enumerate(document.sentences):
@@ -847,12 +850,13 @@ _CROSSING_RANK = {"close": 0, "open": 1, "single": 2}
 _Bracket = tuple[_Event, tuple, str]
 
 
-def _entity_values(document: Document, fields: tuple[str, ...] | None) -> tuple[dict[Node, str], bool]:
+def _entity_values(document: Document, fields: tuple[str, ...] | None,
+                   report: Report | None = None) -> tuple[dict[Node, str], bool]:
     """The Entity= value of every node that has brackets, and whether the document may say something CorefUD
     cannot (crossing mentions of one entity, or several discontinuous ones with the same number of parts)."""
     if fields is None:
         return {}, False
-    field_values = _FieldValues(fields)
+    field_values = _FieldValues(fields, document, report)
     eid_index = field_values.eid_index
     # A closing bracket repeats at most the leading entity-level fields (GUM v7's label "entity-GRP-identity").
     label_width = next((i for i, name in enumerate(fields)
@@ -977,8 +981,10 @@ def _discontinuous_in_rank_order(
 class _FieldValues:
     """The values of a mention's bracket fields, in the order of one global.Entity header."""
 
-    def __init__(self, fields: tuple[str, ...]) -> None:
+    def __init__(self, fields: tuple[str, ...], document: Document | None = None, report: Report | None = None) -> None:
         self.names = fields
+        self.document = document
+        self.report = report
         self.eid_index = next((i for i, n in enumerate(fields) if n in EID_FIELDS), 0)
         self.eid_name = fields[self.eid_index]
         self.etype_name = next((n for n in fields if n in ETYPE_FIELDS), None)
@@ -993,12 +999,29 @@ class _FieldValues:
         if self.etype_name is not None:
             values[self.etype_name] = mention.entity_type or ""
         if self.has_head:
-            values["head"] = str(mention.words.index(mention.head) + 1) if mention.head is not None else ""
+            values["head"] = self._head_index(mention)
         if self.has_link:
             values["link"] = mention.link or ""
         for name in mention.hidden_fields:
             values[name] = ""
         return [values.get(name, "") for name in self.names]
+
+    def _head_index(self, mention: Mention) -> str:
+        """The head's 1-based index: the annotated head, else the tree's, else the first word (udapi's default for
+        a mention made without a head). An empty head field makes udapi and the CorefUD scorer refuse the file, and
+        leaving the field out of the header makes udapi fail on discontinuous mentions."""
+        head = tree_head(mention)
+        if head is not None:
+            if mention.head is None and len(mention.words) > 1 and self.report is not None:
+                self.report.add(HEAD_WRITTEN_FROM_TREE, _mention_where(self.document, mention))
+            return str(mention.words.index(head) + 1)
+        if self.report is not None:
+            self.report.add(HEAD_WRITTEN_FIRST_WORD, _mention_where(self.document, mention))
+        return "1"
+
+
+def _mention_where(document: Document | None, mention: Mention) -> str:
+    return f"{document.id if document is not None else '?'}, {mention.sentence.id}: {mention.text}"
 
 
 def _relation_values(

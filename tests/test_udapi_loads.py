@@ -1,0 +1,44 @@
+"""Every CorefUD file harmonize writes loads in udapi (and so in the CorefUD scorer, which reads through it),
+whatever the input had: here the tree-less conversions of every shared corpus, with no head annotated."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+import harmonize
+from harmonize.converters.corefud import HEAD_WRITTEN_FIRST_WORD
+from tests.conftest import shared
+
+udapi = pytest.importorskip("udapi", reason="udapi not installed: pip install -e '.[test]'")
+
+# (format, path under the shared data): a few documents of each corpus without trees.
+TREELESS = [
+    ("ecbplus", ("ecbplus", "ECB+", "1")),
+    ("mmax2", ("mmax2", "parcorfull", "news", "EN", "18.mmax")),
+    ("mmax2", ("mmax2", "potsdam_pcc2.2", "coreference-mmax", "maz-11280.mmax")),
+    ("rucoco", ("rucoco", "json", "2001_russia_aznar.json")),
+    ("tei", ("pcc", "tei_format_sample_liner2")),
+    ("conll2012", ("litbank", "conll", "105_persuasion_brat.conll")),
+    ("conll2012", ("conll2012", "ontonotes_sample_allennlp", "coref.gold_conll")),
+]
+
+
+@pytest.mark.parametrize(("source", "parts"), TREELESS, ids=[f"{s}:{p[-1]}" for s, p in TREELESS])
+def test_treeless_conversions_load_in_udapi(source: str, parts: tuple[str, ...], tmp_path: Path) -> None:
+    output = tmp_path / "out.conllu"
+    result = harmonize.convert([shared(*parts)], source, "corefud", output)
+    headless = result.total.counts[HEAD_WRITTEN_FIRST_WORD]
+    logging.disable(logging.WARNING)  # udapi warns about every empty HEAD column of a tree-less file
+    try:
+        document = udapi.Document(str(output))
+        entities = document.coref_entities  # strict: an empty or non-integer head index raises
+    finally:
+        logging.disable(logging.NOTSET)
+    mentions = [m for e in entities for m in e.mentions]
+    ours = harmonize.read(output)
+    assert len(mentions) == sum(len(e.mentions) for d in ours.documents for e in d.entities) > 0
+    if source in ("ecbplus", "mmax2"):
+        assert headless > 0  # multi-word mentions, no tree: the first word, counted
