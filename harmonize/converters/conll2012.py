@@ -54,7 +54,7 @@ from harmonize.converters.choices import CONLL2012_LAYOUTS
 from harmonize.converters.spans import WordSpan, contiguous_spans, report_unwritten
 from harmonize.errors import Problems, Report
 from harmonize.io import atomic_write_text, paused_gc, read_text
-from harmonize.schemas.model import Corpus, Document, Entity, Mention, Node, Sentence
+from harmonize.schemas.model import Corpus, Document, Entity, Mention, Node, Sentence, made_sentence_id
 
 LAYOUTS = CONLL2012_LAYOUTS
 _THREE_COLUMNS = ("gum", "ontogum")
@@ -214,7 +214,7 @@ class _Reader:
             if self.pending != ([""] if document.sentences else []):
                 self.between[str(len(document.sentences))] = self.pending
             self.pending = []
-            sentence_id = f"{'_'.join(str(document.id).split())}-{len(document.sentences) + 1}"
+            sentence_id = made_sentence_id(document.id, len(document.sentences) + 1)
             self.sentence = document.add_sentence(Sentence(id=sentence_id))
             self.width = len(fields) + 1
             self.speakers = []

@@ -54,7 +54,7 @@ from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, ECBPLUS_SENTEN
 from harmonize.converters.corefud import escape_value, unescape_value
 from harmonize.errors import FormatError, HarmonizeError, Problems, Report, check_choice
 from harmonize.io import atomic_write_text, paused_gc, safe_file_names
-from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Node, Sentence
+from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Node, Sentence, made_sentence_id
 
 SENTENCES_CSV = "ECBplus_coreference_sentences.csv"
 EVENT_FAMILIES = ("ACTION", "NEG")
@@ -224,7 +224,7 @@ class _DocumentReader:
         rows.sort(key=lambda row: (row[0], row[1]))
         nodes: dict[str, Node] = {}
         for sentence_number, tokens in groupby(rows, key=lambda row: row[0]):
-            sentence = document.add_sentence(Sentence(id=f"{document.id}-{sentence_number}"))
+            sentence = document.add_sentence(Sentence(id=made_sentence_id(document.id, sentence_number)))
             sentence.comments = [CommentSlot.SENT_ID, CommentSlot.TEXT]
             for _, _, t_id, form, _line in tokens:
                 nodes[t_id] = sentence.add_node(Node(str(len(sentence.nodes) + 1), form if form else "_"))

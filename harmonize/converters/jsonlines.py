@@ -37,7 +37,7 @@ from harmonize.converters.conll2012 import genre_from_id, split_part
 from harmonize.converters.spans import contiguous_spans, report_unwritten
 from harmonize.errors import Problems, Report
 from harmonize.io import atomic_write_text, paused_gc, read_text
-from harmonize.schemas.model import Corpus, Document, Entity, Mention, Node, Sentence
+from harmonize.schemas.model import Corpus, Document, Entity, Mention, Node, Sentence, made_sentence_id
 
 STANDARD_KEYS = ("doc_key", "sentences", "speakers", "clusters", "pos")
 _NO_SPEAKER = "-"
@@ -80,7 +80,7 @@ def _document(record: dict[str, Any], path: str, number: int, problem: Problems)
     pos = record.get("pos")
     where: list[tuple[Sentence, int]] = []  # word index over the document -> (sentence, position)
     for s, words in enumerate(record["sentences"]):
-        sentence = document.add_sentence(Sentence(id=f"{'_'.join(doc_key.split())}-{s + 1}"))
+        sentence = document.add_sentence(Sentence(id=made_sentence_id(doc_key, s + 1)))
         for w, word in enumerate(words):
             tag = pos[s][w] if pos is not None else "_"
             sentence.add_node(Node(str(w + 1), str(word), xpos=str(tag) if tag not in ("", "-") else "_"))

@@ -48,7 +48,7 @@ from harmonize.converters.choices import RUCOCO_ALIGNMENTS
 from harmonize.converters.surface import document_text, escape_spaces, set_gap
 from harmonize.errors import FormatError, Problems, Report, check_choice
 from harmonize.io import atomic_write_text, document_file_names, paused_gc, read_text
-from harmonize.schemas.model import INCLUDES, CommentSlot, Corpus, Document, Entity, Node, Sentence
+from harmonize.schemas.model import INCLUDES, CommentSlot, Corpus, Document, Entity, Node, Sentence, made_sentence_id
 
 _SECTION = re.compile(r"\d{4}_([A-Za-z]+)_")
 _BREAK = re.compile(r"\s*\n\s*")  # whitespace holding a newline: a paragraph break
@@ -204,7 +204,8 @@ def build_document(annotation: Annotation, name: str, problems: Problems, alignm
     document = Document(id=name, language="ru", genre=match.group(1) if match else None, source=source)
     node_at: dict[CharSpan, Node] = {}
     for number, group in enumerate(sentences, 1):
-        sentence = Sentence(id=f"{name}-s{number}", text=_BREAK.sub(" ", text[group[0][0]:group[-1][1]]))
+        sentence = Sentence(id=made_sentence_id(name, f"s{number}"),
+                            text=_BREAK.sub(" ", text[group[0][0]:group[-1][1]]))
         sentence.comments = ["# newpar", CommentSlot.SENT_ID, CommentSlot.TEXT] if number - 1 in paragraph_starts \
             else [CommentSlot.SENT_ID, CommentSlot.TEXT]
         document.add_sentence(sentence)

@@ -67,7 +67,16 @@ from harmonize.converters.surface import (
 from harmonize.converters.xmltext import escape, quoteattr
 from harmonize.errors import FormatError, Problems, Report, check_choice
 from harmonize.io import atomic_write_bytes, document_file_names, paused_gc
-from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Mention, Node, Sentence
+from harmonize.schemas.model import (
+    CommentSlot,
+    Corpus,
+    Document,
+    Entity,
+    Mention,
+    Node,
+    Sentence,
+    made_sentence_id,
+)
 
 LAYERS = ("text", "ann_segmentation", "ann_morphosyntax", "ann_mentions", "ann_coreference")
 ZERO_POLICIES = TEI_ZERO_POLICIES
@@ -534,7 +543,7 @@ class _DocumentReader:
         for index, segments in enumerate(sentences):
             first = segments[0]
             given = self.sentence_holders[index]
-            sentence_id = given if given and given not in used_ids else f"{document.id}-s{index + 1}"
+            sentence_id = given if given and given not in used_ids else made_sentence_id(document.id, f"s{index + 1}")
             used_ids.add(sentence_id)
             sentence = Sentence(id=sentence_id)
             if previous is None or first.unit != previous.unit:

@@ -18,6 +18,7 @@ returns what it had to change elsewhere.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
@@ -196,6 +197,16 @@ class Node:
     def __repr__(self) -> str:
         sid = self.sentence.id if self.sentence is not None else "?"
         return f"<Node {sid}#{self.id} {self.form!r}>"
+
+
+_ID_SEPARATORS = re.compile(r"[/\s]+")
+
+
+def made_sentence_id(document_id: str | None, label: str | int) -> str:
+    """The id of a sentence a reader numbers itself: the document id and ``label``, joined by "-", with whitespace
+    and "/" in the document id made "_" (udapi reads "a/b" in a sent_id as sentence a of zone b, and then cannot
+    order a document's words)."""
+    return f"{_ID_SEPARATORS.sub('_', str(document_id))}-{label}"
 
 
 def parse_misc(text: str) -> dict[str, str | None]:
