@@ -256,8 +256,19 @@ def test_potsdam_against_its_own_conll_files() -> None:
                 clusters.setdefault(cluster, set()).add(key)
             return {frozenset(c) for c in clusters.values()}
         same_clusters += partition(mentions) == partition(ours)
-    assert found >= 0.99 * total
-    assert same_clusters >= 0.5 * documents
+    assert found >= 0.995 * total  # 1,184 of 1,189
+    assert same_clusters >= 0.6 * documents  # 25 of 40
+
+
+def test_potsdam_secmark_markables_no_pointer_reaches_are_singletons() -> None:
+    """maz-11177's two secmark markables are reached by no pointer (its primmark level never points into secmark):
+    they are mentions all the same, singletons, as in the corpus' CoNLL file; naming the levels reads only those."""
+    project = shared("mmax2", "potsdam_pcc2.2", "coreference-mmax", "maz-11177.mmax")
+    document = read_mmax2(project).documents[0]
+    only_primmark = read_mmax2(project, levels="primmark").documents[0]
+    assert len(document.mentions) == len(only_primmark.mentions) + 2
+    added = {m.text for m in document.mentions} - {m.text for m in only_primmark.mentions}
+    assert added and all(m.entity.is_singleton for m in document.mentions if m.text in added)
 
 
 @pytest.mark.parametrize("folder", ["parcorfull/news/EN", "parcorfull/news/DE", "potsdam_pcc2.2/coreference-mmax"])

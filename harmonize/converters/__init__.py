@@ -107,12 +107,14 @@ register(
         name="mmax2",
         summary="MMAX2 projects (.mmax + common_paths.xml; set- or pointer-based coreference), one folder per document",
         extension=".mmax",
-        reader=lambda path, lenient, report, level="", cross_sentence="first-part", empty="keep": _module(
-            "mmax2").read_mmax2(path, lenient, report, level, cross_sentence, empty),
+        reader=lambda path, lenient, report, levels="", cross_sentence="first-part", empty="keep": _module(
+            "mmax2").read_mmax2(path, lenient, report, levels, cross_sentence, empty),
         writer=lambda corpus, path, report: _module("mmax2").write_mmax2(corpus, path, report),
         reader_options={
-            "level": ((), ("the levels whose markables are mentions, comma-separated (default: the levels whose "
-                           "scheme declares a set or pointer attribute, and the levels pointed into)")),
+            "levels": ((), ("the levels whose markables are mentions, comma-separated (default: the levels whose "
+                            "scheme declares a set or pointer attribute, the levels pointed into, and in pointer-based "
+                            "projects the levels whose scheme declares only a pointer level's attributes, as the "
+                            "PCC's secmark)")),
             "cross_sentence": (CROSS_SENTENCE_POLICIES, CROSS_SENTENCE_HELP),
             "empty": (MMAX2_EMPTY, "a markable outside every coreference set: a singleton entity, or dropped"),
         },

@@ -13,8 +13,10 @@ Model mapping:
   outside every sentence markable form sentences of their own (reported). Words are numbered per sentence as in
   CoNLL-U (the writer numbers them ``word_1``... through the document again).
 * Mentions are the markables of the coreference levels: those whose scheme declares a ``markable_set`` or
-  ``markable_pointer`` attribute, and every level such pointers point into (``secmark:markable_27``), or the levels
-  named by the reader option ``level``. Every other markable attribute is kept in the mention field ``other`` as
+  ``markable_pointer`` attribute, every level such pointers point into (``secmark:markable_27``) and, in a
+  pointer-based project, every level whose scheme declares only attributes of a pointer level's scheme (the PCC's
+  ``secmark``: its markables that no pointer reaches are singletons, as in the PCC's own CoNLL files); or the levels
+  named by the reader option ``levels``. Every other markable attribute is kept in the mention field ``other`` as
   ``key:value`` pairs in key order, as the CorefUD conversion of ParCorFull writes them (``mention:np,nptype:
   antecedent``; a value's spaces as ``+``, separators percent-encoded).
 * Set-based coreference: one entity per set value; ``empty`` marks a markable outside every set (non-referring,
@@ -46,13 +48,14 @@ from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, MMAX2_EMPTY, c
 from harmonize.converters.xmltext import escape, quoteattr
 from harmonize.errors import FormatError, Problems, Report, check_choice
 from harmonize.io import atomic_write_text, document_file_names, paused_gc
-from harmonize.schemas.model import CommentSlot, Corpus, Document, Mention, Node, Sentence
+from harmonize.schemas.model import CommentSlot, Corpus, Document, Mention, Node, Sentence, made_sentence_id
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True,
                           remove_comments=True)
 _WORD_ID = re.compile(r"[^.,\s]+")
 _OTHER_ESCAPED = re.compile(r"[%\-()|,:=+\s]", re.ASCII)
 _OTHER_UNESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+SENTENCE_LEVEL = "sentence"
 _NOT_ATTRIBUTES = frozenset({"id", "span", "mmax_level"})
 _COREF_TYPES = ("markable_set", "markable_pointer")
 
@@ -64,7 +67,7 @@ def project_files(path: Path) -> list[Path]:
     return sorted(path.rglob("*.mmax"))
 
 
-def read_mmax2(path: str | Path, lenient: bool = False, report: Report | None = None, level: str = "",
+def read_mmax2(path: str | Path, lenient: bool = False, report: Report | None = None, levels: str = "",
                cross_sentence: str = "first-part", empty: str = "keep") -> Corpus:
     """Read one ``.mmax`` project, or every project under a folder, into a :class:`Corpus`."""
     check_choice("cross_sentence", cross_sentence, CROSS_SENTENCE_POLICIES)
@@ -74,11 +77,11 @@ def read_mmax2(path: str | Path, lenient: bool = False, report: Report | None = 
     projects = project_files(root)
     if not projects:
         raise FormatError(str(root), None, "no MMAX2 project here (a .mmax file)")
-    levels = tuple(name.strip() for name in level.split(",") if name.strip())
+    requested = tuple(name.strip() for name in levels.split(",") if name.strip())
     corpus = Corpus(meta={"source": str(root)})
     with paused_gc():
         for project in projects:
-            document = _ProjectReader(project, Problems(str(project), lenient, report), levels, cross_sentence,
+            document = _ProjectReader(project, Problems(str(project), lenient, report), requested, cross_sentence,
                                       empty).read()
             if document is not None:
                 corpus.documents.append(document)
@@ -115,6 +118,7 @@ class _ProjectReader:
         self.problem = problem
         self.report = problem.report
         self.requested = levels
+        self.scheme_types: dict[str, dict[str, str]] = {}
         self.cross_sentence = cross_sentence
         self.empty = empty
         self.name = project.stem
@@ -128,7 +132,9 @@ class _ProjectReader:
             self.problem_at(str(path), None, "file missing")
             return None
         try:
-            return etree.parse(str(path), _PARSER).getroot()
+            # From bytes: lxml then reports bad encoding as a syntax error with its line (from a file name it
+            # raises a bare OSError).
+            return etree.fromstring(path.read_bytes(), _PARSER, base_url=str(path))
         except etree.XMLSyntaxError as error:
             self.problem_at(str(path), error.lineno, f"malformed XML: {error.msg}")
             return None
@@ -165,7 +171,7 @@ class _ProjectReader:
         if coreference is None:
             return None
         document = Document(id=self.name, source=str(self.project))
-        sentences = self._sentences(levels.get("sentence"))
+        sentences = self._sentences(levels.get(SENTENCE_LEVEL))
         self._build(document, sentences, coreference)
         return document
 
@@ -208,7 +214,18 @@ class _ProjectReader:
         for name, (set_attribute, pointer_attribute) in chosen.items():
             self._markables(levels[name])
             result.append((levels[name], set_attribute, pointer_attribute))
-        # Levels that pointers point into take part too (the PCC's secmark).
+        # Levels that pointers point into take part too (the PCC's secmark), and, unless levels were named, the
+        # levels whose scheme declares only attributes of a pointer level's scheme: the same kind of markable kept
+        # apart (secmark's markables that no pointer reaches are mentions too, as the PCC's own CoNLL files have).
+        pointer_schemes = [self._scheme_attributes(level) for level, _set, pointer in result if pointer is not None]
+        if pointer_schemes and not self.requested:
+            for name, level in levels.items():
+                attributes = self._scheme_attributes(level)
+                if name not in chosen and name != SENTENCE_LEVEL and attributes and any(
+                        attributes <= scheme for scheme in pointer_schemes):
+                    chosen[name] = (None, None)
+                    self._markables(level)
+                    result.append((level, None, None))
         for level, _set, pointer in list(result):
             if pointer is None:
                 continue
@@ -221,18 +238,26 @@ class _ProjectReader:
                         result.append((levels[other], None, None))
         if not result:
             self.problem(None, "no coreference level",
-                         "no level declares a markable_set or markable_pointer attribute (name one: -I level=NAME)")
+                         "no level declares a markable_set or markable_pointer attribute (name one: -I levels=NAME)")
         return result
 
     def _scheme_kinds(self, level: _Level) -> dict[str, str]:
-        """Attribute name (lower case, as markables write it) -> its type in the level's scheme."""
+        """Attribute name (lower case, as markables write it) -> its type in the level's scheme, for the
+        coreference types."""
+        return {name: kind for name, kind in self._scheme_types(level).items() if kind in _COREF_TYPES}
+
+    def _scheme_attributes(self, level: _Level) -> frozenset[str]:
+        """The names of the attributes the level's scheme declares, other than coreference ones."""
+        return frozenset(name for name, kind in self._scheme_types(level).items() if kind not in _COREF_TYPES)
+
+    def _scheme_types(self, level: _Level) -> dict[str, str]:
         if level.scheme is None or not level.scheme.is_file():
             return {}
-        root = self._parse(level.scheme)
-        if root is None:
-            return {}
-        return {e.get("name", "").lower(): e.get("type", "") for e in root.iter() if _local(e) == "attribute"
-                and e.get("type") in _COREF_TYPES}
+        if level.name not in self.scheme_types:
+            root = self._parse(level.scheme)
+            self.scheme_types[level.name] = {} if root is None else {
+                e.get("name", "").lower(): e.get("type", "") for e in root.iter() if _local(e) == "attribute"}
+        return self.scheme_types[level.name]
 
     def _markables(self, level: _Level) -> None:
         root = self._parse(level.file)
@@ -306,7 +331,7 @@ class _ProjectReader:
         nodes: list[Node] = []
         sentence_of: list[int] = []
         for number, (start, end) in enumerate(sentences, 1):
-            sentence = Sentence(id=f"{self.name}-{number}", text=" ".join(self.forms[start:end]))
+            sentence = Sentence(id=made_sentence_id(self.name, number), text=" ".join(self.forms[start:end]))
             sentence.comments = [CommentSlot.SENT_ID, CommentSlot.TEXT]
             if number == 1:
                 sentence.comments.insert(0, CommentSlot.NEWDOC)
