@@ -13,7 +13,15 @@ import harmonize
 from harmonize.errors import FormatError, Report
 from harmonize.pcr import generate_questions, read_questions, read_set, write_questions, write_split
 from harmonize.pcr.evaluate import evaluate, table
-from harmonize.pcr.generate import CATAPHORA, NO_DISTRACTOR, NO_NOMINAL, Settings, generate
+from harmonize.pcr.generate import (
+    CATAPHORA,
+    NO_DISTRACTOR,
+    NO_NOMINAL,
+    NOT_AN_OPTION,
+    PRONOUNS,
+    Settings,
+    generate,
+)
 from tests.conftest import shared
 
 
@@ -165,8 +173,8 @@ def test_the_seed_orders_options_and_the_split_keeps_documents_whole(tmp_path: P
 
 
 @pytest.mark.parametrize(("parts", "source", "count", "split"), [
-    (("gum", "v11.1.0"), "gum", 4962, {"train": 3972, "dev": 501, "test": 489}),  # UD trees, FEATS
-    (("litbank", "conll"), "conll2012", 1168, {"train": 952, "dev": 110, "test": 106}),  # CoNLL-2012, no POS
+    (("gum", "v11.1.0"), "gum", 4282, {"train": 3439, "dev": 448, "test": 395}),  # UD trees, FEATS
+    (("litbank", "conll"), "conll2012", 618, {"train": 495, "dev": 71, "test": 52}),  # CoNLL-2012, no POS
 ])
 def test_questions_from_real_corpora(parts: tuple[str, ...], source: str, count: int, split: dict,
                                      tmp_path: Path) -> None:
@@ -180,6 +188,48 @@ def test_questions_from_real_corpora(parts: tuple[str, ...], source: str, count:
             start, end = question.offsets[name]
             assert question.sentence[start:end] == text
     assert write_split(questions, tmp_path / "split", (8, 1, 1)) == split
+    # An option is never a pronoun or an expletive (GUM: by UPOS; LitBank, without tags: by the lexicon).
+    # ("others", "I" as the imaginary unit and "US" are nouns in GUM: words written as pronouns are checked).
+    pronouns = PRONOUNS["en"] | {"there", "something", "someone", "anything", "nothing", "everything"}
+    assert not [q for q in questions if {q.option1, q.option2} & pronouns]
+    assert report.counts[NOT_AN_OPTION.format("headed by PRON" if source == "gum" else "headed by a pronoun (lexicon)")]
+
+
+EXPLETIVE_AND_INDEFINITE = """# newdoc id = x1
+# global.Entity = eid-etype-head-other
+# sent_id = x1-1
+# text = There was a dog near something odd.
+1	There	there	PRON	EX	_	2	expl	_	Entity=(e1-abstract-1-)
+2	was	be	VERB	VBD	_	0	root	_	_
+3	a	a	DET	DT	_	4	det	_	Entity=(e2-animal-2-
+4	dog	dog	NOUN	NN	Number=Sing	2	nsubj	_	Entity=e2)
+5	near	near	ADP	IN	_	6	case	_	_
+6	something	something	PRON	NN	PronType=Ind	4	nmod	_	Entity=(e3-object-1-
+7	odd	odd	ADJ	JJ	_	6	amod	_	Entity=e3)|SpaceAfter=No
+8	.	.	PUNCT	.	_	2	punct	_	_
+
+# sent_id = x1-2
+# text = It barked at the cat.
+1	It	it	PRON	PRP	Number=Sing|Person=3|PronType=Prs	2	nsubj	_	Entity=(e2-animal-1-)
+2	barked	bark	VERB	VBD	_	0	root	_	_
+3	at	at	ADP	IN	_	5	case	_	_
+4	the	the	DET	DT	_	5	det	_	Entity=(e4-animal-2-
+5	cat	cat	NOUN	NN	Number=Sing	2	obl	_	Entity=e4)|SpaceAfter=No
+6	.	.	PUNCT	.	_	2	punct	_	_
+
+"""
+
+
+def test_expletives_and_pronoun_headed_mentions_are_never_options(tmp_path: Path) -> None:
+    path = tmp_path / "x.conllu"
+    path.write_text(EXPLETIVE_AND_INDEFINITE, encoding="utf-8")
+    report = Report()
+    questions = generate(harmonize.read(path), Settings("test"), report)
+    # "It" = the dog; "There" (expletive) and "something odd" (pronoun-headed) come before it but are never the
+    # wrong option: "the cat" is.
+    assert [(q.answer_text, {q.option1, q.option2}) for q in questions] == [("a dog", {"a dog", "the cat"})]
+    assert report.counts[NOT_AN_OPTION.format("expletive")] == 1
+    assert report.counts[NOT_AN_OPTION.format("headed by PRON")] == 2  # "something odd" and "It"
 
 
 def test_evaluation_error_rates_and_consistency() -> None:

@@ -2,7 +2,8 @@
 reads).
 
 For each third-person pronoun mention (personal, possessive, demonstrative: from UPOS/FEATS, else the Penn tag,
-else :data:`PRONOUNS`) whose entity has a nominal mention (head not a pronoun) in the segment, the segment (the
+else :data:`PRONOUNS`) whose entity has a nominal mention (headed by a noun or proper noun, see
+:func:`not_an_option`) in the segment, the segment (the
 pronoun's sentence and ``window - 1`` sentences before it) becomes a question: the pronoun replaced by ``_``, the
 nearest nominal mention of its entity before it as the right option, a nominal mention of another entity in the
 segment (before the pronoun first, nearest first, with a different text) as the wrong one, option order by a
@@ -25,12 +26,23 @@ from harmonize.schemas.model import Corpus, Document, Mention, Node, Sentence
 PRONOUNS = {
     "en": frozenset(["he", "him", "his", "himself", "she", "her", "hers", "herself", "it", "its", "itself", "they", "them", "their", "theirs", "themselves", "this", "that", "these", "those"]),
 }
+# Words that head no option where a corpus has neither UPOS nor a POS column: pronouns of every kind, expletives.
+NOT_NOMINAL_WORDS = {
+    "en": PRONOUNS["en"] | frozenset([
+        "i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves", "you", "your", "yours", "yourself",
+        "yourselves", "there", "here", "who", "whom", "whose", "which", "what", "one", "ones", "oneself",
+        "something", "anything", "nothing", "everything", "someone", "anyone", "everyone", "somebody", "anybody",
+        "nobody", "everybody", "none", "each", "all", "both", "either", "neither", "another", "other", "others"]),
+}
 _FIRST_SECOND = frozenset({"1", "2"})
+# Penn Treebank (NN, NNS, NNP, NNPS) and STTS (NN, NE) noun tags.
+_NOUN_TAGS = ("NN", "NE")
 
 NO_NOMINAL = "pronoun without a question: no nominal mention of its entity in the window"
 CATAPHORA = "pronoun without a question: cataphora (its entity's nominal mentions in the window all follow it)"
 NO_DISTRACTOR = "pronoun without a question: no nominal mention of another entity (with another text) in the window"
 NOT_THIRD_PERSON = "pronoun mention left out: first or second person"
+NOT_AN_OPTION = "mention never an option: {}"
 
 
 @dataclass(frozen=True)
@@ -59,9 +71,22 @@ def _pronoun_mention(mention: Mention, language: str | None) -> Node | None:
     return head if len(mention.words) == 1 and head is not None and is_pronoun(head, language) else None
 
 
-def _is_nominal(mention: Mention, language: str | None) -> bool:
+def not_an_option(mention: Mention, language: str | None) -> str | None:
+    """Why the mention cannot be an option (None: it can): an option is a contiguous mention headed by a noun or
+    proper noun by UPOS, else by the POS column, else (no tags at all) by not being in the pronoun lexicon."""
     head = _head(mention)
-    return head is not None and not is_pronoun(head, language) and not mention.is_discontinuous
+    if head is None:
+        return "head unknown"
+    if mention.is_discontinuous:
+        return "discontinuous"
+    if head.deprel.split(":")[0] == "expl":
+        return "expletive"
+    if head.upos not in ("_", ""):
+        return None if head.upos in ("NOUN", "PROPN") else f"headed by {head.upos}"
+    if head.xpos not in ("_", ""):
+        return None if head.xpos.startswith(_NOUN_TAGS) else f"headed by {head.xpos}"
+    words = NOT_NOMINAL_WORDS.get((language or "en")[:2], NOT_NOMINAL_WORDS["en"])
+    return "headed by a pronoun (lexicon)" if head.form.lower() in words else None
 
 
 def _segment_text(sentences: list[Sentence]) -> tuple[str, dict[int, tuple[int, int]]]:
@@ -93,8 +118,14 @@ def _option_text(mention: Mention, text: str, spans: dict[int, tuple[int, int]])
 def questions_of_document(document: Document, settings: Settings, report: Report) -> list[Question]:
     language = document.language
     questions = []
-    mentions = sorted((m for e in document.entities for m in e.mentions),
-                      key=lambda m: (m.sentence.index, m.words[0].position))
+    candidates: list[Mention] = []
+    for mention in sorted((m for e in document.entities for m in e.mentions),
+                          key=lambda m: (m.sentence.index, m.words[0].position)):
+        reason = not_an_option(mention, language)
+        if reason is None:
+            candidates.append(mention)
+        else:
+            report.add(NOT_AN_OPTION.format(reason), f"{document.id} {mention.sentence.id}: {mention.text}")
     for entity in document.entities:
         for pronoun_mention in entity.mentions:
             pronoun = _pronoun_mention(pronoun_mention, language)
@@ -104,19 +135,19 @@ def questions_of_document(document: Document, settings: Settings, report: Report
                     "i", "me", "my", "we", "us", "our", "you", "your"):
                 report.add(NOT_THIRD_PERSON, f"{document.id} {pronoun_mention.sentence.id}: {pronoun.form}")
                 continue
-            question = _question(document, pronoun_mention, pronoun, mentions, settings, report)
+            question = _question(document, pronoun_mention, pronoun, candidates, settings, report)
             if question is not None:
                 questions.append(question)
     return questions
 
 
-def _question(document: Document, pronoun_mention: Mention, pronoun: Node, mentions: list[Mention],
+def _question(document: Document, pronoun_mention: Mention, pronoun: Node, candidates: list[Mention],
               settings: Settings, report: Report) -> Question | None:
+    """The question of one pronoun; ``candidates``: the document's mentions that can be options, in order."""
     where = f"{document.id} {pronoun_mention.sentence.id}: {pronoun.form}"
     last = pronoun_mention.sentence.index
     first = max(0, last - settings.window + 1)
-    in_window = [m for m in mentions if first <= m.sentence.index <= last and m is not pronoun_mention
-                 and _is_nominal(m, document.language)]
+    in_window = [m for m in candidates if first <= m.sentence.index <= last]
     at = (last, pronoun.position)
 
     def before(m: Mention) -> bool:
