@@ -126,3 +126,15 @@ def _tokens(sentence: Sentence) -> list[tuple[str, Node, list[Node]]]:
         tokens.append((mwt.form, Node(mwt.id, misc=parse_misc(mwt.columns[-1])), covered))
         index += len(covered)
     return tokens
+
+
+def display_gaps(sentence: Sentence) -> dict[Node, str]:
+    """The whitespace to show after each node of a sentence, as its text has it: nothing inside a multiword token
+    or after ``SpaceAfter=No``, a space otherwise (any other whitespace ``SpacesAfter`` records shows as one space,
+    as HTML does); an empty node, which has no characters, gets a space after it."""
+    gaps: dict[Node, str] = {node: " " for node in sentence.nodes if node.is_empty}
+    for _form, spacing, words in _tokens(sentence):
+        for word in words[:-1]:
+            gaps[word] = ""
+        gaps[words[-1]] = " " if gap_after(spacing, last=False) else ""
+    return gaps

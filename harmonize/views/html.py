@@ -10,9 +10,9 @@ works offline and opens from disk.
 from __future__ import annotations
 
 import html
-import re
 from pathlib import Path
 
+from harmonize.converters.surface import display_gaps
 from harmonize.io import atomic_write_text, safe_file_names
 from harmonize.schemas.heads import ud_head
 from harmonize.schemas.model import Corpus, Document, Mention, Node
@@ -25,7 +25,7 @@ h1{font-size:1.3em} p.s{margin:.3em 0} .sid{color:#999;font-size:.7em;margin-rig
 .w.in{border-radius:3px;padding:0 1px} .z{color:#888}
 .hl{outline:2px solid currentColor;background:#ffe97a !important}
 table{border-collapse:collapse} td,th{padding:.2em .8em;border-bottom:1px solid #ddd;text-align:right}
-td:first-child,th:first-child{text-align:left}
+td:first-child,th:first-child,.l{text-align:left}
 """
 
 SCRIPT = """
@@ -71,12 +71,13 @@ def render_document(document: Document) -> str:
                     innermost[id(node)] = (size, index)
     body = []
     for sentence in document.sentences:
+        gaps = display_gaps(sentence)
         words = []
         for node in sentence.nodes:
             words.append("".join(opening.get(id(node), ())) + _word(node, innermost.get(id(node)))
-                         + "".join(closing.get(id(node), ())))
+                         + "".join(closing.get(id(node), ())) + gaps.get(node, " "))
         sid = html.escape(sentence.id or str(sentence.index + 1))
-        body.append(f'<p class="s"><span class="sid">{sid}</span>{" ".join(words)}</p>')
+        body.append(f'<p class="s"><span class="sid">{sid}</span>{"".join(words).rstrip()}</p>')
     title = html.escape(document.id or "document")
     summary = (f"{len(document.sentences)} sentences, {sum(len(s.nodes) for s in document.sentences)} nodes, "
                f"{len(document.entities)} entities, {sum(len(e.mentions) for e in document.entities)} mentions")
@@ -112,6 +113,8 @@ def _page(title: str, body: str, rules: str = "") -> str:
 
 
 def render_index(corpus: Corpus, names: list[str]) -> str:
+    """The corpus page: a row per document, and for corpora whose documents share entities across documents
+    (ECB+'s topics) an entity index listing every document each such entity occurs in."""
     rows = "".join(
         f'<tr><td><a href="{html.escape(name)}">{html.escape(d.id or name)}</a></td><td>{len(d.sentences)}</td>'
         f"<td>{sum(len(s.nodes) for s in d.sentences)}</td><td>{len(d.entities)}</td>"
@@ -120,7 +123,28 @@ def render_index(corpus: Corpus, names: list[str]) -> str:
     )
     table = ("<table><tr><th>document</th><th>sentences</th><th>nodes</th><th>entities</th><th>mentions</th></tr>"
              f"{rows}</table>")
-    return _page("corpus", f"<h1>{len(corpus.documents)} documents</h1>{table}")
+    return _page("corpus", f"<h1>{len(corpus.documents)} documents</h1>{table}{_entity_index(corpus, names)}")
+
+
+def _entity_index(corpus: Corpus, names: list[str]) -> str:
+    """Entities that occur in more than one document of a topic (cross-document ids), with links to each."""
+    places: dict[tuple[str | None, str], list[tuple[str, str, int]]] = {}
+    for document, name in zip(corpus.documents, names):
+        if document.topic is None:
+            continue
+        for entity in document.entities:
+            places.setdefault((document.topic, entity.id), []).append((name, document.id or name, len(entity.mentions)))
+    shared = {key: where for key, where in places.items() if len(where) > 1}
+    if not shared:
+        return ""
+    rows = []
+    for (topic, entity_id), where in sorted(shared.items(), key=lambda item: (-len(item[1]), str(item[0]))):
+        links = ", ".join(f'<a href="{html.escape(name)}">{html.escape(label)}</a> ({count})'
+                          for name, label, count in where)
+        rows.append(f"<tr><td>{html.escape(str(topic))}</td><td>{html.escape(entity_id)}</td><td>{len(where)}</td>"
+                    f"<td>{sum(count for _n, _l, count in where)}</td><td class=l>{links}</td></tr>")
+    return ("<h2>Entities across documents</h2><table><tr><th>topic</th><th>entity</th><th>documents</th>"
+            f"<th>mentions</th><th class=l>where (mentions)</th></tr>{''.join(rows)}</table>")
 
 
 def write_views(corpus: Corpus, output: Path) -> list[Path]:
