@@ -279,7 +279,7 @@ def stats(
     else:
         typer.echo(render(tables, fmt), nl=False)
     if plots is not None:
-        write_plots(length_distributions(groups), plots)
+        write_plots(tables, length_distributions(groups), plots)
     _say_report(report)
 
 

@@ -173,4 +173,5 @@ def test_stats_command_json_contract_parquet_and_plots(tmp_path: Path) -> None:
                            str(tmp_path / "pq"), "--plots", str(tmp_path / "plots")], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert pd.read_parquet(tmp_path / "pq" / "entities.parquet").entities.tolist() == [5]
-    assert (tmp_path / "plots" / "lengths-all.png").read_bytes()[:4] == b"\x89PNG"
+    assert (tmp_path / "plots" / "lengths.png").read_bytes()[:4] == b"\x89PNG"
+    assert (tmp_path / "plots" / "entities.png").read_bytes()[:4] == b"\x89PNG"  # one figure per table
