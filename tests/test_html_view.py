@@ -79,3 +79,19 @@ def test_view_command(tmp_path: Path) -> None:
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "v" / "index.html").exists() and "wrote 3 page(s)" in done.stderr
+
+
+def test_page_keeps_the_texts_spacing() -> None:
+    """"Hello, world." reads as written: no space before the comma or the full stop, none inside a multiword
+    token, a space after an empty node."""
+    text = ("# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_id = 1\n# text = Hello, world.\n"
+            "1\tHello\t_\t_\t_\t_\t_\t_\t_\tSpaceAfter=No\n"
+            "2\t,\t_\t_\t_\t_\t_\t_\t_\t_\n"
+            "3\tworld\t_\t_\t_\t_\t_\t_\t_\tEntity=(e1-place-1-)|SpaceAfter=No\n"
+            "4\t.\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
+    page = render_document(parse_corefud(text).documents[0])
+    body = page.split("</span>", 1)[1]  # after the sentence id
+    shown = re.sub(r"<sub>.*?</sub>", "", re.sub(r"<(?!/?sub)[^>]+>", "", body)).split("\n")[0]
+    assert shown.startswith("Hello, [world].")
+    sample_text = re.sub(r"<[^>]+>", "", render_document(sample().documents[0]).split("<body>")[1].split("<script>")[0])
+    assert " ," not in sample_text and " ." not in sample_text

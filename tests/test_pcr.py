@@ -263,3 +263,24 @@ def test_the_command_line_converts_solves_and_evaluates(tmp_path: Path) -> None:
     assert run("solve", bad, "-o", tmp_path / "out.jsonl", "--lenient").returncode == 0
     write_questions(read_questions(dev)[:2], tmp_path / "wg.jsonl", "winogrande")
     assert json.loads((tmp_path / "wg.jsonl").read_text().splitlines()[0])["answer"] in ("1", "2")
+
+
+def test_options_are_chosen_from_tags_not_words_on_masked_and_unmasked_gum() -> None:
+    """GUM's Reddit documents ship with every character masked: the options come from UPOS, so a masked document
+    and the same document with any other words give the same questions (here: the masked text and a text of
+    made-up words, and an unmasked document and the same made-up words)."""
+    dep = shared("gum", "v11.1.0", "dep")
+    for name in ("GUM_reddit_bobby.conllu", "GUM_bio_byron.conllu"):
+        path = dep / name
+        original = harmonize.read(path)
+        renamed = harmonize.read(path)
+        for number, node in enumerate(renamed.documents[0].nodes()):
+            node.form = f"w{number}"
+        report, renamed_report = Report(), Report()
+        asked = generate(original, Settings("GUM"), report)
+        asked_renamed = generate(renamed, Settings("GUM"), renamed_report)
+        assert asked and [(q.answer, q.sentence_ids) for q in asked] == [
+            (q.answer, q.sentence_ids) for q in asked_renamed]
+        never = {reason: count for reason, count in report.counts.items() if reason.startswith("mention never")}
+        assert never == {r: c for r, c in renamed_report.counts.items() if r.startswith("mention never")}
+        assert never[NOT_AN_OPTION.format("headed by PRON")] > 0
