@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 import harmonize
-from harmonize.converters import formats
 from harmonize.conversion import sample_path
+from harmonize.converters import formats
+from harmonize.converters.corefud import read_corefud
 from harmonize.io import ID_RENAMED, safe_file_names
 from harmonize.views.html import write_views
-from harmonize.converters.corefud import read_corefud
 
 
 def hostile_ids(tmp_path: Path) -> list[str]:

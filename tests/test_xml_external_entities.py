@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import harmonize
-from harmonize.converters import get_format
 from harmonize.conversion import sample_path
+from harmonize.converters import get_format
 from harmonize.errors import HarmonizeError, Report
 from tests.conftest import shared
 

@@ -119,7 +119,7 @@ _PANELS_PER_ROW = 4
 _LENGTH_BINS = 20  # lengths 1..19 and "20+"
 
 
-def _table_figure(plt, name: str, numeric: pd.DataFrame):  # noqa: ANN001, ANN202 - pyplot module and figure
+def _table_figure(plt, name: str, numeric: pd.DataFrame):
     import textwrap
 
     from matplotlib.ticker import MaxNLocator
@@ -151,7 +151,7 @@ def _table_figure(plt, name: str, numeric: pd.DataFrame):  # noqa: ANN001, ANN20
     return figure
 
 
-def _lengths_figure(plt, distributions: dict):  # noqa: ANN001, ANN202 - pyplot module and figure
+def _lengths_figure(plt, distributions: dict):
     groups = sorted(distributions)  # as the tables order them
     figure, axes = plt.subplots(1, 2, figsize=(12, max(2.0, 0.25 * len(groups) + 1.2)), sharey=True,
                                 layout="constrained")
@@ -174,7 +174,7 @@ def _lengths_figure(plt, distributions: dict):  # noqa: ANN001, ANN202 - pyplot 
     return figure
 
 
-def _save(plt, figure, path: Path) -> Path:  # noqa: ANN001 - pyplot module and figure
+def _save(plt, figure, path: Path) -> Path:
     import io
 
     from harmonize.io import atomic_write_bytes
