@@ -11,6 +11,7 @@ from harmonize.errors import FormatError, HarmonizeError, ModelError, Report
 from harmonize.schemas.model import Bridge, Corpus, Document, Entity, Mention, Node, Sentence, SplitAntecedent
 
 if TYPE_CHECKING:
+    from harmonize.error_analysis.analysis import DiffResult
     from harmonize.scoring.score import CorpusScore
 
 __version__ = "0.1.0"
@@ -53,7 +54,17 @@ def score(key: str | Path, response: str | Path, format: str = "corefud", **opti
     return score_files(key, response, format, **options)
 
 
+def diff(key: str | Path, response: str | Path, format: str = "corefud", **options: Any) -> DiffResult:
+    """Where a response differs from a key, as ``harmonize diff`` finds it (Kummerfeld & Klein's operations and
+    error types, what each costs); ``options`` are those of :func:`harmonize.error_analysis.analysis.diff`
+    (key_format, response_format, matching, singletons, cross_document, ...). Returns a
+    :class:`~harmonize.error_analysis.analysis.DiffResult`."""
+    from harmonize.error_analysis.analysis import diff as analyse
+
+    return analyse(key, response, format, **options)
+
+
 __all__ = [
     "Bridge", "Conversion", "Corpus", "Document", "Entity", "FormatError", "HarmonizeError", "Mention", "ModelError",
-    "Node", "Report", "Sentence", "SplitAntecedent", "convert", "formats", "parse", "read", "score", "write",
+    "Node", "Report", "Sentence", "SplitAntecedent", "convert", "diff", "formats", "parse", "read", "score", "write",
 ]

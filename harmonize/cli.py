@@ -196,6 +196,46 @@ def compare(
 
 
 @app.command()
+def diff(
+    key: Annotated[Path, typer.Argument(help="Gold file, or a folder of them (documents paired by id).")],
+    response: Annotated[Path, typer.Argument(help="System (or second annotator's) file or folder.")],
+    source: Annotated[str, typer.Option("--format", help="Format of both sides.")] = "corefud",
+    key_format: Annotated[str | None, typer.Option("--from-key", help="Format of KEY (default: --format).")] = None,
+    response_format: Annotated[str | None, typer.Option(
+        "--from-response", help="Format of RESPONSE (default: --format).")] = None,
+    matching: Annotated[str, typer.Option("--match", help="exact (the analyser's own, with its span corrections), or "
+                                                           "partial or head: response mentions the scorer matches "
+                                                           "that way are taken as the key's first.")] = "exact",
+    singletons: Annotated[bool, typer.Option(help="Keep singleton entities (left out by default, as the analyser "
+                                                  "and the scorer do).")] = False,
+    cross_document: Annotated[str | None, typer.Option(
+        help="Compare entities across documents: 'corpus', per 'topic' or per 'subtopic' (ECB+).")] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="An .html file (one document) or a folder "
+                                                                        "of pages with an index.")] = None,
+    json_output: Annotated[Path | None, typer.Option("--json", help="Write the analysis as JSON to this file.")] = None,
+    ignore_forms: Annotated[bool, typer.Option(help="Align tokens by position only, not by form.")] = False,
+    input_option: Annotated[list[str] | None, typer.Option(
+        "-I", "--input-option", help="Reader option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
+) -> None:
+    """Where RESPONSE differs from KEY: Kummerfeld & Klein's operations and error types, what each costs, and pages
+    that show both annotations with every error."""
+    from harmonize.error_analysis import diff as analyse
+    from harmonize.error_analysis.render import summary_table, write_pages
+
+    options = get_format(key_format or source, "read").read_options(input_option or [])
+    result = analyse(key, response, source, key_format=key_format, response_format=response_format,
+                     read_options=options, matching=matching, singletons=singletons, cross_document=cross_document,
+                     forms=not ignore_forms)
+    typer.echo(summary_table(result), nl=False)
+    if json_output is not None:
+        atomic_write_text(json_output, json.dumps(result.to_json(), ensure_ascii=False, indent=1) + "\n")
+    if output is not None:
+        written = write_pages(result, output)
+        _say(f"wrote {len(written)} page(s) to {output}")
+    _say_report(result.report)
+
+
+@app.command()
 def view(
     inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
     source: Annotated[str, typer.Option("--from", help="Input format.")] = "corefud",
@@ -609,7 +649,8 @@ def _say_report(report: Report) -> None:
 
 
 def _say(message: str) -> None:
-    """One unwrapped line on stderr (rich would fold long paths)."""
+    """One unwrapped line on stderr (rich would fold long paths), after what stdout has so far."""
+    sys.stdout.flush()
     print(message, file=sys.stderr)
 
 

@@ -1,0 +1,14 @@
+"""Error analysis: where two annotations of the same text differ, in Kummerfeld & Klein (2013)'s terms.
+
+    import harmonize
+    result = harmonize.diff("gold.conll", "system.conll", "conll2012")
+    result.errors        # {"span error": 8, "conflated entities": 38, ...}
+    result.to_json()     # the documented JSON (operations, errors, documents, cost, heads)
+
+Modules: :mod:`.classify` (the procedure), :mod:`.heads` (heads and mention types), :mod:`.cost` (what each error
+type costs), :mod:`.analysis` (pairing documents, the result), :mod:`.render` (terminal table and HTML pages).
+"""
+
+from harmonize.error_analysis.analysis import DiffResult, diff, diff_corpora
+
+__all__ = ["DiffResult", "diff", "diff_corpora"]

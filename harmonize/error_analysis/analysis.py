@@ -1,0 +1,342 @@
+"""Where two annotations of the same documents differ: documents paired and tokens checked as the scorer does,
+mentions put on the key's words, then Kummerfeld & Klein's classification (:mod:`.classify`) and the cost of each
+error type (:mod:`.cost`) per document or cross-document partition."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harmonize.converters import get_format
+from harmonize.error_analysis.classify import (
+    ERRORS,
+    OPERATIONS,
+    Classification,
+    Clustering,
+    Error,
+    MentionKey,
+    classify,
+    error_counts,
+)
+from harmonize.error_analysis.cost import CostTable, cost_of
+from harmonize.error_analysis.heads import PRONOUN, Head, SentenceHeads, mention_type
+from harmonize.errors import HarmonizeError, Report
+from harmonize.schemas.model import Corpus, Document, Mention
+from harmonize.scoring.matching import entity_spans, match
+from harmonize.scoring.score import partitions, scored_documents
+
+MATCHING = ("exact", "partial", "head")
+RESPONSE_NODE_MISSING = "response mention on a node the key lacks (an empty node only the response has): left out"
+
+
+class PartitionFacts:
+    """What the classification needs to know of the mentions of one document or cross-document partition, from the
+    key's documents (both sides share their words)."""
+
+    def __init__(self, documents: Sequence[Document]) -> None:
+        self.documents = list(documents)
+        self.positions = [[{n.id: n.position for n in s.nodes} for s in d.sentences] for d in self.documents]
+        self._sentences: dict[tuple[int, int], SentenceHeads] = {}
+        self._heads: dict[MentionKey, Head] = {}
+        self.annotated: dict[MentionKey, int] = {}
+
+    def key_of(self, document_index: int, mention: Mention) -> MentionKey | None:
+        """The mention as a key on the key document's words; None where a node is not there."""
+        sentence = mention.words[0].sentence
+        assert sentence is not None
+        where = self.positions[document_index][sentence.index]
+        positions = [where.get(w.id) for w in mention.words]
+        if None in positions:
+            return None
+        ordered = tuple(sorted(positions))  # type: ignore[arg-type]
+        start, end = ordered[0], ordered[-1] + 1
+        key = (document_index, sentence.index, start, end)
+        if len(ordered) != end - start:
+            key = (*key, ordered)
+        if mention.head is not None and key not in self.annotated:
+            self.annotated[key] = where[mention.head.id]
+        return key
+
+    def _sentence(self, mention: MentionKey) -> SentenceHeads:
+        found = self._sentences.get(mention[:2])
+        if found is None:
+            found = SentenceHeads(self.documents[mention[0]].sentences[mention[1]])
+            self._sentences[mention[:2]] = found
+        return found
+
+    @staticmethod
+    def positions_of(mention: MentionKey) -> tuple[int, ...]:
+        return mention[4] if len(mention) > 4 else tuple(range(mention[2], mention[3]))
+
+    def head(self, mention: MentionKey) -> Head:
+        found = self._heads.get(mention)
+        if found is None:
+            sentence = self._sentence(mention)
+            annotated = self.annotated.get(mention)
+            found = sentence.head(self.positions_of(mention),
+                                  sentence.nodes[annotated] if annotated is not None else None)
+            self._heads[mention] = found
+        return found
+
+    def sentence_words(self, mention: MentionKey) -> list[str]:
+        return [n.form for n in self._sentence(mention).nodes]
+
+    def text(self, mention: MentionKey) -> str:
+        nodes = self._sentence(mention).nodes
+        return " ".join(nodes[p].form for p in self.positions_of(mention))
+
+    def head_key(self, mention: MentionKey) -> Hashable:
+        return (mention[0], mention[1], self.head(mention).position)
+
+    def mention_type(self, mention: MentionKey) -> str:
+        return mention_type(len(self.positions_of(mention)), self.head(mention))
+
+    def head_is_pronoun(self, mention: MentionKey) -> bool:
+        return mention_type(1, self.head(mention)) == PRONOUN
+
+
+@dataclass
+class PartitionDiff:
+    """One document (or cross-document partition) compared: both clusterings, the classification, the cost rows."""
+
+    label: str
+    genre: str | None
+    topic: str | None
+    key_documents: list[Document]
+    facts: PartitionFacts
+    key: Clustering
+    response: Clustering
+    classification: Classification
+    key_entity: dict[MentionKey, str]
+    response_entity: dict[MentionKey, str]
+    matched: int = 0
+
+    @property
+    def errors(self) -> dict[str, int]:
+        return error_counts(self.classification.errors)
+
+    def error_properties(self, error: Error) -> dict:
+        """What the paper's analysis looks at: mention types, the entity sizes, and how many sentences lie between
+        the mentions involved and the rest of their cluster (None where there is no rest)."""
+        facts = self.facts
+        involved = set(error.mentions)
+        rest = (error.key_cluster | error.response_cluster) - involved
+        distance = min((abs(a[1] - b[1]) if a[0] == b[0] else None for a in involved for b in rest
+                        if a[0] == b[0]), default=None)
+        return {
+            "mention types": dict(Counter(facts.mention_type(m) for m in error.mentions)),
+            "key entity size": len(error.key_cluster),
+            "response entity size": len(error.response_cluster),
+            "sentence distance": distance,
+        }
+
+    def error_json(self, error: Error) -> dict:
+        def mention(key: MentionKey) -> dict:
+            document = self.key_documents[key[0]]
+            return {"document": document.id, "sentence": document.sentences[key[1]].id or key[1] + 1,
+                    "words": [p + 1 for p in self.facts.positions_of(key)], "text": self.facts.text(key),
+                    "type": self.facts.mention_type(key), "head": self.facts.head(key).form,
+                    "key entity": self.key_entity.get(key), "response entity": self.response_entity.get(key)}
+
+        entry = {"type": error.type, "mentions": [mention(m) for m in error.mentions],
+                 "properties": self.error_properties(error)}
+        if error.response_mention is not None:
+            entry["response mention"] = {"text": self.facts.text(error.response_mention),
+                                         "words": [p + 1 for p in self.facts.positions_of(error.response_mention)]}
+        return entry
+
+
+@dataclass
+class DiffResult:
+    """The whole comparison; :meth:`to_json` gives the documented JSON."""
+
+    partitions: list[PartitionDiff]
+    cost: CostTable
+    matching: str
+    singletons: bool
+    only_in_key: list[str] = field(default_factory=list)
+    only_in_response: list[str] = field(default_factory=list)
+    report: Report = field(default_factory=Report)
+
+    @property
+    def operations(self) -> dict[str, int]:
+        total = dict.fromkeys(OPERATIONS, 0)
+        for partition in self.partitions:
+            for name, count in partition.classification.operations.items():
+                total[name] += count
+        return total
+
+    @property
+    def errors(self) -> dict[str, int]:
+        total = dict.fromkeys(ERRORS, 0)
+        for partition in self.partitions:
+            for name, count in partition.errors.items():
+                total[name] += count
+        return total
+
+    @property
+    def heads(self) -> dict[str, int]:
+        counts: Counter = Counter()
+        for partition in self.partitions:
+            counts.update(head.source for head in partition.facts._heads.values())
+        return dict(sorted(counts.items()))
+
+    def by_group(self, attribute: str) -> dict[str, dict[str, int]]:
+        """Error counts per genre or topic (documents without one left out)."""
+        groups: dict[str, dict[str, int]] = {}
+        for partition in self.partitions:
+            name = getattr(partition, attribute)
+            if name is None:
+                continue
+            counts = groups.setdefault(name, dict.fromkeys(ERRORS, 0))
+            for error, count in partition.errors.items():
+                counts[error] += count
+        return dict(sorted(groups.items()))
+
+    def to_json(self, details: bool = True) -> dict:
+        return {
+            "matching": self.matching,
+            "singletons": self.singletons,
+            "operations": self.operations,
+            "errors": self.errors,
+            "genres": self.by_group("genre"),
+            "topics": self.by_group("topic"),
+            "documents": [
+                {"id": p.label, "genre": p.genre, "topic": p.topic, "operations": p.classification.operations,
+                 "errors": p.errors, **({"error list": [p.error_json(e) for e in p.classification.errors]}
+                                        if details else {})}
+                for p in self.partitions],
+            "cost": self.cost.to_json(),
+            "heads": self.heads,
+            "only in key": self.only_in_key,
+            "only in response": self.only_in_response,
+            "report": self.report.to_dict(),
+        }
+
+
+def _clustering(documents: Sequence[Document], facts: PartitionFacts, singletons: bool,
+                report: Report) -> tuple[Clustering, dict[MentionKey, str]]:
+    pairs: list[tuple[Hashable, list[MentionKey]]] = []
+    entity_of: dict[MentionKey, str] = {}
+    by_entity: dict[str, list[MentionKey]] = {}
+    for index, document in enumerate(documents):
+        for entity in document.entities:
+            members = by_entity.setdefault(entity.id, [])
+            for mention in entity.mentions:
+                key = facts.key_of(index, mention)
+                if key is None:
+                    report.add(RESPONSE_NODE_MISSING, f"{document.id}: {mention.text}")
+                    continue
+                members.append(key)
+                entity_of.setdefault(key, entity.id)
+    pairs = list(by_entity.items())
+    return Clustering.of(pairs, singletons), entity_of
+
+
+def _matched_onto_key(key_documents: Sequence[Document], response_documents: Sequence[Document],
+                      facts: PartitionFacts, mode: str) -> dict[MentionKey, MentionKey]:
+    """Response mention -> the key mention the scorer's partial or head matching pairs it with."""
+    key_spans: list[list] = []
+    response_spans: list[list] = []
+    span_key: dict[int, MentionKey] = {}
+    for spans, documents in ((key_spans, key_documents), (response_spans, response_documents)):
+        for index, document in enumerate(documents):
+            clusters, _duplicates = entity_spans(document, True, (index,))
+            # entity_spans keeps each entity's mentions in order, the first of a repeated node set only
+            seen: set = set()
+            for entity in document.entities:
+                kept = clusters.get(entity.id, [])
+                mentions = []
+                for mention in entity.mentions:
+                    nodes = frozenset((mention.sentence.index, w.id) for w in mention.words)
+                    if nodes not in seen:
+                        seen.add(nodes)
+                        mentions.append(mention)
+                for span, mention in zip(kept, mentions):
+                    found = facts.key_of(index, mention)
+                    if found is not None:
+                        span_key[id(span)] = found
+                spans.append(kept)
+    matched = match(key_spans, response_spans, mode)
+    return {span_key[id(r)]: span_key[id(k)] for r, k in matched.items()
+            if id(r) in span_key and id(k) in span_key and span_key[id(r)] != span_key[id(k)]}
+
+
+def diff_partition(label: str, key_documents: Sequence[Document], response_documents: Sequence[Document],
+                   singletons: bool = False, matching: str = "exact", report: Report | None = None) -> PartitionDiff:
+    """Compare one document, or the documents of one cross-document partition, in the same order on both sides."""
+    report = report if report is not None else Report()
+    facts = PartitionFacts(key_documents)
+    key, key_entity = _clustering(key_documents, facts, singletons, report)
+    response, response_entity = _clustering(response_documents, facts, singletons, report)
+    matched = 0
+    if matching != "exact":
+        moves = _matched_onto_key(key_documents, response_documents, facts, matching)
+        for old, new in moves.items():
+            if old in response.cluster_of and new not in response.cluster_of:
+                response.move(old, new)
+                response_entity[new] = response_entity.pop(old)
+                matched += 1
+    classification = classify(key, response, facts)
+    first = key_documents[0]
+    return PartitionDiff(label, first.genre, first.topic, list(key_documents), facts, key, response, classification,
+                         key_entity, response_entity, matched)
+
+
+def diff_corpora(key: Corpus, response: Corpus, singletons: bool = False, matching: str = "exact",
+                 cross_document: str | None = None, forms: bool = True) -> DiffResult:
+    """Compare two corpora of the same documents (see :func:`diff`)."""
+    if matching not in MATCHING:
+        raise HarmonizeError(f"unknown matching mode {matching!r}: {', '.join(MATCHING)}")
+    responses = {d.id: d for d in response.documents}
+    keys = {d.id for d in key.documents}
+    only_in_key = [str(d.id) for d in key.documents if d.id not in responses]
+    only_in_response = [str(d.id) for d in response.documents if d.id not in keys]
+    paired = [(d, responses[d.id]) for d in key.documents if d.id in responses]
+    _check_words(paired, forms)
+    report = Report()
+    result = DiffResult([], CostTable(), matching, singletons, only_in_key, only_in_response, report)
+    groups = partitions(paired, cross_document)  # type: ignore[arg-type]
+    for group in groups:
+        first = group[0][0]
+        label = str(first.id) if cross_document is None else "corpus" if cross_document == "corpus" else str(
+            (first.subtopic if cross_document == "subtopic" else first.topic) or "(none)")
+        partition = diff_partition(label, [k for k, _ in group], [r for _, r in group], singletons, matching, report)
+        result.partitions.append(partition)
+        result.cost.add(cost_of(partition.classification, partition.response, partition.key, partition.facts,
+                                singletons))
+    return result
+
+
+def _check_words(pairs: list[tuple[Document, Document]], forms: bool) -> None:
+    """The scorer's check that both sides have the same words (empty nodes may differ)."""
+    from harmonize.scoring.score import align
+
+    key = scored_documents(Corpus([k for k, _ in pairs]), "exact", forms)
+    response = scored_documents(Corpus([r for _, r in pairs]), "exact", forms)
+    align(key, response)
+
+
+def read_side(path: str | Path, format: str, read_options: dict[str, str] | None = None) -> Corpus:
+    """Every document of a file, or of the format's files in a folder, read strictly."""
+    from harmonize.conversion import input_files
+
+    reader = get_format(format, "read")
+    corpus = Corpus()
+    for file in input_files([Path(path)], reader):
+        corpus.documents.extend(reader.read(file, False, Report(), read_options).documents)
+    return corpus
+
+
+def diff(key: str | Path, response: str | Path, format: str = "corefud", *, key_format: str | None = None,
+         response_format: str | None = None, read_options: dict[str, str] | None = None, matching: str = "exact",
+         singletons: bool = False, cross_document: str | None = None, forms: bool = True) -> DiffResult:
+    """Compare a response file or folder with a key (what ``harmonize diff`` runs): documents paired by id and
+    tokens checked as ``harmonize score`` does; documents only on one side are listed, not compared."""
+    if matching not in MATCHING:
+        raise HarmonizeError(f"unknown matching mode {matching!r}: {', '.join(MATCHING)}")
+    key_corpus = read_side(key, key_format or format, read_options)
+    response_corpus = read_side(response, response_format or format, read_options)
+    return diff_corpora(key_corpus, response_corpus, singletons, matching, cross_document, forms)

@@ -1,0 +1,204 @@
+"""The results of the error analysis for people: a terminal summary, and self-contained HTML pages.
+
+A page shows one document (or cross-document partition) with both annotations at once: key mentions in square
+brackets coloured by their key entity (with its id), words tinted by the innermost key mention, response mentions
+in angle brackets with their response entity's id. Brackets are separate marks at word edges, so key and response
+mentions that cross each other can both be drawn. Hovering a mention highlights its key entity and its response
+entity; every error in the list beside the text jumps to its place and highlights the mentions involved; a check box
+per error type filters the list. Spacing follows SpaceAfter/SpacesAfter. No script, style or font is loaded from
+anywhere: the page works from ``file://``.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from harmonize.converters.surface import display_gaps
+from harmonize.error_analysis.analysis import DiffResult, PartitionDiff
+from harmonize.error_analysis.classify import ERRORS, OPERATIONS
+from harmonize.io import atomic_write_text, safe_file_names
+
+STYLE = """
+body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#222}
+header{padding:.6em 1.2em;border-bottom:1px solid #ddd} h1{font-size:1.2em;margin:.2em 0}
+main{display:grid;grid-template-columns:minmax(0,3fr) minmax(16em,1fr);height:calc(100vh - 6.5em)}
+#text{overflow:auto;padding:0 1.2em;line-height:2.3} #side{overflow:auto;border-left:1px solid #ddd;padding:0 .8em}
+p.s{margin:.2em 0} .sid{color:#aaa;font-size:.7em;margin-right:.5em} h2{font-size:1em;margin:.8em 0 .2em}
+.k{font-weight:bold} .k sub,.r sub{font-size:.62em;font-weight:normal} .r{color:#555}
+.w{border-radius:3px;padding:0 1px} .hk{background:#ffe97a!important;outline:1px solid #c90}
+.hr{background:#cfe8ff!important;outline:1px solid #369} .sel{background:#ffb3b3!important;outline:2px solid #c00}
+ul.errors{list-style:none;padding:0;margin:0} ul.errors li{margin:.15em 0;font-size:.9em} .hide{display:none}
+ul.errors a{text-decoration:none;color:inherit} .tag{display:inline-block;min-width:9.5em;font-weight:bold}
+table{border-collapse:collapse;font-size:.9em} td,th{padding:.1em .5em;border-bottom:1px solid #eee;text-align:right}
+td:first-child,th:first-child{text-align:left} label{display:block;font-size:.9em}
+.legend{font-size:.85em;color:#666}
+"""
+
+SCRIPT = """
+function on(sel,cls,yes){document.querySelectorAll(sel).forEach(function(x){x.classList.toggle(cls,yes)})}
+document.addEventListener('mouseover',function(ev){on('.hk','hk',false);on('.hr','hr',false);
+var t=ev.target.closest('[data-k],[data-r]');if(!t)return;
+if(t.dataset.k)on('[data-k="'+t.dataset.k+'"]','hk',true);if(t.dataset.r)on('[data-r="'+t.dataset.r+'"]','hr',true);});
+document.addEventListener('click',function(ev){var a=ev.target.closest('li[data-m]');if(!a)return;on('.sel','sel',false);
+a.dataset.m.split(' ').forEach(function(m){on('[data-m~="'+m+'"]','sel',true)});});
+document.querySelectorAll('input[data-type]').forEach(function(box){box.addEventListener('change',function(){
+on('li[data-type="'+box.dataset.type+'"]','hide',!box.checked)})});
+"""
+
+
+def summary_table(result: DiffResult) -> str:
+    """The terminal summary: operations and errors as the paper groups them, then what each error type costs."""
+    lines = ["Operations:"]
+    lines += [f"{result.operations[name]:>7}   {name}" for name in OPERATIONS]
+    lines += ["", "Errors:"]
+    errors = result.errors
+    for group in (ERRORS[:1], ERRORS[1:4], ERRORS[4:]):
+        lines += [f"{errors[name]:>7}   {name}" for name in group]
+        lines.append("")
+    cost = result.cost.to_json()
+    metrics = ("muc", "bcub", "ceafe", "lea", "conll")
+    header = f"{'CoNLL F1 and others after correcting':<40}" + "".join(f"{m:>8}" for m in metrics)
+    lines += [header]
+    for part, title in (("alone", "alone"), ("cumulative", "one after another")):
+        lines.append(f"  {title}:")
+        for row in cost[part]:
+            lines.append(f"    {row['after']:<36}" + "".join(f"{row[m]:>8.2f}" for m in metrics))
+    heads = ", ".join(f"{count} {source}" for source, count in result.heads.items())
+    lines += ["", f"heads: {heads or 'none needed'}"]
+    if result.only_in_key or result.only_in_response:
+        lines.append(f"documents only in the key: {len(result.only_in_key)}, only in the response: "
+                     f"{len(result.only_in_response)} (not compared)")
+    return "\n".join(lines) + "\n"
+
+
+def _colour(index: int, light: bool = False) -> str:
+    return f"hsl({index * 137.508 % 360:.0f},{'80%,92%' if light else '70%,36%'})"
+
+
+def render_partition(partition: PartitionDiff) -> str:
+    """One page: the text with both annotations, the error list, the filter."""
+    facts = partition.facts
+    key_index = {entity: i for i, entity in enumerate(dict.fromkeys(
+        partition.key_entity[m] for m in sorted(partition.key.cluster_of)))}
+    response_index = {entity: i for i, entity in enumerate(dict.fromkeys(
+        partition.response_entity[m] for m in sorted(partition.response.cluster_of)))}
+    every = sorted(set(partition.key.cluster_of) | set(partition.response.cluster_of))
+    number = {mention: n for n, mention in enumerate(every)}
+    opening: dict[tuple, list[str]] = {}
+    closing: dict[tuple, list[str]] = {}
+    anchors: dict[tuple, list[str]] = {}
+    tint: dict[tuple, tuple[int, int]] = {}
+    response_of_word: dict[tuple, tuple[int, int]] = {}
+    for mention in every:
+        where = mention[:2]
+        positions = facts.positions_of(mention)
+        mark = f'data-m="m{number[mention]}"'
+        anchors.setdefault((*where, positions[0]), []).append(f'<span id="m{number[mention]}"></span>')
+        if mention in partition.key.cluster_of:
+            entity = partition.key_entity[mention]
+            index = key_index[entity]
+            attrs = f'class="k" style="color:{_colour(index)}" data-k="k{index}" {mark}'
+            opening.setdefault((*where, positions[0]), []).append(f"<span {attrs}>[</span>")
+            closing.setdefault((*where, positions[-1]), []).insert(
+                0, f"<span {attrs}>]<sub>{html.escape(entity)}</sub></span>")
+            for position in positions:
+                size = len(positions)
+                if (*where, position) not in tint or size < tint[(*where, position)][0]:
+                    tint[(*where, position)] = (size, index)
+        if mention in partition.response.cluster_of:
+            entity = partition.response_entity[mention]
+            index = response_index[entity]
+            attrs = f'class="r" data-r="r{index}" {mark}'
+            opening.setdefault((*where, positions[0]), []).append(f"<span {attrs}>⟨</span>")
+            closing.setdefault((*where, positions[-1]), []).insert(
+                0, f"<span {attrs}>⟩<sub>{html.escape(entity)}</sub></span>")
+            for position in positions:
+                size = len(positions)
+                if (*where, position) not in response_of_word or size < response_of_word[(*where, position)][0]:
+                    response_of_word[(*where, position)] = (size, index)
+    key_of_word = {place: index for place, (_size, index) in tint.items()}
+    text = []
+    for document_index, document in enumerate(partition.key_documents):
+        if len(partition.key_documents) > 1:
+            text.append(f"<h2>{html.escape(str(document.id))}</h2>")
+        for sentence in document.sentences:
+            gaps = display_gaps(sentence)
+            words = []
+            for node in sentence.nodes:
+                place = (document_index, sentence.index, node.position)
+                data = ""
+                style = ""
+                if place in key_of_word:
+                    data += f' data-k="k{key_of_word[place]}"'
+                    style = f' style="background:{_colour(key_of_word[place], True)}"'
+                if place in response_of_word:
+                    data += f' data-r="r{response_of_word[place][1]}"'
+                form = "∅" if node.is_empty else html.escape(node.form)
+                words.append("".join(anchors.get(place, ())) + "".join(opening.get(place, ()))
+                             + f'<span class="w"{data}{style}>{form}</span>' + "".join(closing.get(place, ()))
+                             + gaps.get(node, " "))
+            sid = html.escape(str(sentence.id or sentence.index + 1))
+            text.append(f'<p class="s"><span class="sid">{sid}</span>{"".join(words).rstrip()}</p>')
+    items = []
+    for error in partition.classification.errors:
+        involved = [*error.mentions, *([error.response_mention] if error.response_mention is not None else [])]
+        marks = " ".join(f"m{number[m]}" for m in involved if m in number)
+        first = min(involved)
+        what = " · ".join(html.escape(facts.text(m)) for m in error.mentions[:4])
+        if len(error.mentions) > 4:
+            what += f" · … ({len(error.mentions)} mentions)"
+        if error.response_mention is not None:
+            what = f"{html.escape(facts.text(error.response_mention))} → {what}"
+        items.append(f'<li data-type="{html.escape(error.type)}" data-m="{marks}"><a href="#m{number[first]}">'
+                     f'<span class="tag">{html.escape(error.type)}</span> {what}</a></li>')
+    counts = partition.errors
+    filters = "".join(f'<label><input type="checkbox" data-type="{html.escape(name)}" checked> '
+                      f"{html.escape(name)} ({counts[name]})</label>" for name in ERRORS)
+    operations = ", ".join(f"{count} {name}" for name, count in partition.classification.operations.items())
+    title = html.escape(partition.label)
+    body = (f"<header><h1>{title}</h1><div class=legend>key mentions <b>[ ]</b> coloured by key entity; response "
+            f"mentions ⟨ ⟩; operations: {html.escape(operations)}</div></header>"
+            f'<main><div id="text">{"".join(text)}</div><div id="side"><h2>Errors</h2>{filters}'
+            f'<ul class="errors">{"".join(items)}</ul></div></main>')
+    return _page(title, body)
+
+
+def _page(title: str, body: str) -> str:
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
+            f"<style>{STYLE}</style></head>\n<body>\n{body}\n<script>{SCRIPT}</script></body></html>\n")
+
+
+def render_index(result: DiffResult, names: list[str]) -> str:
+    """The documents, most errors first, with their counts per error type."""
+    order = sorted(zip(result.partitions, names), key=lambda pair: (-sum(pair[0].errors.values()), pair[0].label))
+    head = "".join(f"<th>{html.escape(name)}</th>" for name in ERRORS)
+    rows = "".join(
+        f'<tr><td><a href="{html.escape(name)}">{html.escape(p.label)}</a></td><td>{sum(p.errors.values())}</td>'
+        + "".join(f"<td>{p.errors[e]}</td>" for e in ERRORS) + "</tr>" for p, name in order)
+    totals = result.errors
+    total_row = "<tr><th>all</th><th>" + str(sum(totals.values())) + "</th>" + "".join(
+        f"<th>{totals[e]}</th>" for e in ERRORS) + "</tr>"
+    only = ""
+    if result.only_in_key or result.only_in_response:
+        only = (f"<p>Not compared: {len(result.only_in_key)} document(s) only in the key "
+                f"({html.escape(', '.join(result.only_in_key[:20]))}), {len(result.only_in_response)} only in the "
+                f"response ({html.escape(', '.join(result.only_in_response[:20]))}).</p>")
+    body = (f"<header><h1>{len(result.partitions)} documents compared</h1></header><div style='padding:1em'>"
+            f"<table><tr><th>document</th><th>errors</th>{head}</tr>{total_row}{rows}</table>{only}</div>")
+    return _page("diff", body)
+
+
+def write_pages(result: DiffResult, output: Path) -> list[Path]:
+    """One compared document and an ``.html`` output: that page. Otherwise a folder with a page per document and an
+    index sorted by errors."""
+    if len(result.partitions) == 1 and output.suffix == ".html":
+        atomic_write_text(output, render_partition(result.partitions[0]))
+        return [output]
+    names = [f"{name}.html" for name in safe_file_names([p.label for p in result.partitions], reserved=["index"])]
+    written = []
+    for partition, name in zip(result.partitions, names):
+        atomic_write_text(output / name, render_partition(partition))
+        written.append(output / name)
+    atomic_write_text(output / "index.html", render_index(result, names))
+    return [*written, output / "index.html"]
