@@ -214,6 +214,7 @@ def diff(
                                                                         "of pages with an index.")] = None,
     json_output: Annotated[Path | None, typer.Option("--json", help="Write the analysis as JSON to this file.")] = None,
     ignore_forms: Annotated[bool, typer.Option(help="Align tokens by position only, not by form.")] = False,
+    lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
     input_option: Annotated[list[str] | None, typer.Option(
         "-I", "--input-option", help="Reader option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
 ) -> None:
@@ -225,7 +226,7 @@ def diff(
     options = get_format(key_format or source, "read").read_options(input_option or [])
     result = analyse(key, response, source, key_format=key_format, response_format=response_format,
                      read_options=options, matching=matching, singletons=singletons, cross_document=cross_document,
-                     forms=not ignore_forms)
+                     forms=not ignore_forms, lenient=lenient)
     typer.echo(summary_table(result), nl=False)
     if json_output is not None:
         atomic_write_text(json_output, json.dumps(result.to_json(), ensure_ascii=False, indent=1) + "\n")

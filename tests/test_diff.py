@@ -255,3 +255,19 @@ def test_the_page_works_in_a_real_browser(tmp_path: Path) -> None:
     assert "Uncaught" not in done.stderr and "SyntaxError" not in done.stderr
     written = write_pages(result, tmp_path / "pages")
     assert len(written) == 3
+
+
+def test_cross_document_entities_are_compared_across_the_documents_of_a_topic() -> None:
+    """ECB+ topic 1 against itself with every entity made document-local: per document nothing differs; per topic
+    the chains the documents share are divided entities."""
+    topic = shared("ecbplus", "ECB+", "1")
+    key = read_side(topic, "ecbplus")
+    response = read_side(topic, "ecbplus")
+    for document in response.documents:
+        for entity in document.entities:
+            entity.id = f"{document.id}:{entity.id}"
+    assert sum(diff_corpora(key, response).errors.values()) == 0
+    across = diff_corpora(key, response, cross_document="topic")
+    assert len(across.partitions) == 1 and across.errors["divided entity"] > 0
+    assert set(across.errors) == set(ERRORS) and across.errors["conflated entities"] == 0
+    assert across.cost.to_json()["cumulative"][-1]["conll"] == 100.0

@@ -319,24 +319,37 @@ def _check_words(pairs: list[tuple[Document, Document]], forms: bool) -> None:
     align(key, response)
 
 
-def read_side(path: str | Path, format: str, read_options: dict[str, str] | None = None) -> Corpus:
-    """Every document of a file, or of the format's files in a folder, read strictly."""
+def read_side(path: str | Path, format: str, read_options: dict[str, str] | None = None, lenient: bool = False,
+              report: Report | None = None) -> Corpus:
+    """Every document of a file, or of the format's files in a folder (strictly, or dropping what is broken and
+    counting it in ``report``); a document id twice on one side is an error."""
     from harmonize.conversion import input_files
 
     reader = get_format(format, "read")
     corpus = Corpus()
+    where: dict[str | None, Path] = {}
     for file in input_files([Path(path)], reader):
-        corpus.documents.extend(reader.read(file, False, Report(), read_options).documents)
+        for document in reader.read(file, lenient, report if report is not None else Report(), read_options):
+            if document.id in where:
+                raise HarmonizeError(f"{file}: document {document.id!r} is also in {where[document.id]}: "
+                                     "each document once on a side")
+            where[document.id] = file
+            corpus.documents.append(document)
     return corpus
 
 
 def diff(key: str | Path, response: str | Path, format: str = "corefud", *, key_format: str | None = None,
          response_format: str | None = None, read_options: dict[str, str] | None = None, matching: str = "exact",
-         singletons: bool = False, cross_document: str | None = None, forms: bool = True) -> DiffResult:
+         singletons: bool = False, cross_document: str | None = None, forms: bool = True,
+         lenient: bool = False) -> DiffResult:
     """Compare a response file or folder with a key (what ``harmonize diff`` runs): documents paired by id and
-    tokens checked as ``harmonize score`` does; documents only on one side are listed, not compared."""
+    tokens checked as ``harmonize score`` does; documents only on one side are listed, not compared. ``lenient``
+    reads past broken annotation (dropped and counted in the result's report)."""
     if matching not in MATCHING:
         raise HarmonizeError(f"unknown matching mode {matching!r}: {', '.join(MATCHING)}")
-    key_corpus = read_side(key, key_format or format, read_options)
-    response_corpus = read_side(response, response_format or format, read_options)
-    return diff_corpora(key_corpus, response_corpus, singletons, matching, cross_document, forms)
+    read = Report()
+    key_corpus = read_side(key, key_format or format, read_options, lenient, read)
+    response_corpus = read_side(response, response_format or format, read_options, lenient, read)
+    result = diff_corpora(key_corpus, response_corpus, singletons, matching, cross_document, forms)
+    result.report.merge(read)
+    return result
