@@ -275,9 +275,10 @@ def input_files(inputs: list[Path], reader: Format, sample: bool = False) -> lis
 def plan_outputs(files: list[Path], output: Path, reader: Format, writer: Format) -> list[tuple[Path, Path]]:
     """A single input and an OUTPUT that names a file: that file. Otherwise OUTPUT is a folder that gets one file per
     input, named after it (a folder input keeps its whole name), or, for a writer of one output per document, one
-    file or folder per document (a single RuCoCo text may also go to a file named .json)."""
+    file or folder per document (a single document may also go to a file with the writer's extension: RuCoCo's
+    .json, WebAnno TSV's .tsv)."""
     if writer.writes_per_document:
-        if output.exists() and not output.is_dir() and not (len(files) == 1 and output.suffix == ".json"):
+        if output.exists() and not output.is_dir() and not (len(files) == 1 and output.suffix == writer.extension):
             raise HarmonizeError(f"{output}: the {writer.name} writer needs an output folder, and this is a file")
         return [(path, output) for path in files]
     if len(files) == 1 and not output.is_dir() and output.suffix:

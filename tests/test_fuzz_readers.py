@@ -59,6 +59,7 @@ SOURCES: dict[str, Callable[[Path], Path]] = {
     "tei": lambda folder: written_sample("tei", folder),
     "mmax2": lambda folder: written_sample("mmax2", folder),
     "rucoco": lambda folder: written_sample("rucoco", folder),
+    "webanno-tsv": lambda folder: written_sample("webanno-tsv", folder),
     "gum": gum_release,
     "ecbplus": ecbplus_topic,
 }

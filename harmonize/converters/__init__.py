@@ -159,6 +159,28 @@ register(
 
 register(
     Format(
+        name="webanno-tsv",
+        summary="WebAnno TSV 3.2/3.3 (INCEpTION, WebAnno): chain layers, or span + relation layers (GUM); one document "
+                "per file",
+        extension=".tsv",
+        reader=lambda path, lenient, report, cross_sentence="first-part", chain_layer="", span_layer="",
+        relation_layer="": _module("webanno_tsv").read_webanno_tsv(path, lenient, report, cross_sentence, chain_layer,
+                                                                    span_layer, relation_layer),
+        writer=lambda corpus, path, report: _module("webanno_tsv").write_webanno_tsv(corpus, path, report),
+        reader_options={
+            "cross_sentence": (CROSS_SENTENCE_POLICIES, CROSS_SENTENCE_HELP),
+            "chain_layer": ((), "the chain layer to read (default: the first #T_CH layer)"),
+            "span_layer": ((), "the span layer whose spans are mentions (with relation_layer; default: GUM's layout "
+                                "found by itself)"),
+            "relation_layer": ((), "the relation layer whose relations link the mentions (coref types; bridge:*)"),
+        },
+        find=lambda folder: _module("gum").tsv_files(folder),
+        writes_per_document=True,
+    )
+)
+
+register(
+    Format(
         name="mentions-json",
         summary="ariecattan/coref mention lists: NAME_event_gold_mentions.json, NAME_entity_gold_mentions.json, "
                 "NAME_text.txt",

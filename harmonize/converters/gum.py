@@ -87,6 +87,13 @@ def read_gum(path: str | Path, lenient: bool = False, report: Report | None = No
     return corpus
 
 
+def read_tsv_coreference(path: str, document: Document, problem: Problems, text: str) -> None:
+    """Read the coreference of a GUM-layout TSV (span layer, then relation layer) onto ``document``'s words, which
+    must be the TSV's tokens (the WebAnno TSV reader builds them from the TSV itself)."""
+    with paused_gc():
+        _TsvReader(path, document, problem).read(text)
+
+
 class _Span:
     __slots__ = ("features", "first_line", "key", "nodes")
 
