@@ -51,6 +51,14 @@ def ecbplus_topic(folder: Path) -> Path:
     return topic
 
 
+def plain_text(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    path = folder / "notes.txt"
+    path.write_text("Dr. Ann Lee met Bo in Paris.  She didn't stay!\n\nThe next day, \"it rained\"... He left.\n",
+                    encoding="utf-8")
+    return path
+
+
 SOURCES: dict[str, Callable[[Path], Path]] = {
     "corefud": lambda folder: written_sample("corefud", folder),
     "conll2012": lambda folder: written_sample("conll2012", folder),
@@ -60,6 +68,8 @@ SOURCES: dict[str, Callable[[Path], Path]] = {
     "mmax2": lambda folder: written_sample("mmax2", folder),
     "rucoco": lambda folder: written_sample("rucoco", folder),
     "webanno-tsv": lambda folder: written_sample("webanno-tsv", folder),
+    "brat": lambda folder: written_sample("brat", folder),
+    "text": plain_text,
     "gum": gum_release,
     "ecbplus": ecbplus_topic,
 }

@@ -181,6 +181,38 @@ register(
 
 register(
     Format(
+        name="brat",
+        summary="brat standoff (NAME.ann beside NAME.txt): T mentions; coreference as equivalences, relations or "
+                "LitBank's entity labels",
+        extension=".ann",
+        reader=lambda path, lenient, report, tokens="whitespace", coref="auto", relation="Coreference": _module(
+            "brat").read_brat(path, lenient, report, tokens, coref, relation),
+        writer=lambda corpus, path, report: _module("brat").write_brat(corpus, path, report),
+        reader_options={
+            "tokens": (("whitespace", "rules"), "words at white space, one sentence per line (pretokenized text, "
+                                                "LitBank), or from harmonize's rule-based splitter"),
+            "coref": (("auto", "equiv", "relation", "entity-label"), "how coreference is encoded: * lines, binary "
+                      "relations of one type, or a second T line naming the entity (LitBank); auto: found"),
+            "relation": ((), "the relation type that links coreferent mentions (coref=relation; default "
+                             "Coreference)"),
+        },
+        find=lambda folder: _module("brat").ann_files(folder),
+        writes_per_document=True,
+    )
+)
+
+register(
+    Format(
+        name="text",
+        summary="plain text (.txt), one document per file: paragraphs, sentences and words from a rule-based "
+                "splitter, the text kept exactly (reader)",
+        extension=".txt",
+        reader=lambda path, lenient, report: _module("text").read_text_file(path, lenient, report),
+    )
+)
+
+register(
+    Format(
         name="mentions-json",
         summary="ariecattan/coref mention lists: NAME_event_gold_mentions.json, NAME_entity_gold_mentions.json, "
                 "NAME_text.txt",

@@ -1,0 +1,120 @@
+"""Plain text (``.txt``, one document per file) into documents with sentences and words, the text kept exactly.
+
+Paragraphs are separated by blank lines (``# newpar``). Sentences and words come from a small rule-based
+splitter (:func:`split_sentences`, :func:`split_words`): a sentence ends at ``.``, ``!``, ``?`` (with closing
+quotes and brackets) before white space and an upper-case letter, digit or opening quote, unless the word before is
+a known abbreviation or an initial; words are runs of letters and digits (with inner hyphens, apostrophes and
+periods: "e-mail", "O'Brien", "U.S."), English clitics split off ("do|n't", "John|'s"), and every other
+non-space character alone ("..." and "--" stay whole). The whitespace between words is kept in ``SpaceAfter`` /
+``SpacesAfter`` (and ``SpacesBefore`` for the first word), so that the document's text is rebuilt exactly
+(:func:`harmonize.converters.surface.document_text`). The report says that the built-in splitter was used.
+
+Reading the same text with a parser's tokenizer (UDPipe, stanza) is not done here: ``--parse`` parses the words
+this splitter makes.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from harmonize.converters.surface import escape_spaces, set_gap
+from harmonize.errors import Report
+from harmonize.io import read_text
+from harmonize.schemas.model import CommentSlot, Corpus, Document, Node, Sentence
+
+SPLITTER = "sentences and words from harmonize's rule-based splitter"
+_ABBREVIATIONS = frozenset(["mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "vs", "etc", "e.g", "i.e", "cf", "no", "vol", "fig", "al", "approx", "dept", "est", "inc", "ltd", "co", "corp", "gen", "gov", "rev", "sgt", "capt", "col", "lt", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mt", "ave", "bros"])
+_WORD = re.compile(
+    r"(?:[^\W_]\.){2,}"                      # U.S., e.g.
+    r"|[^\W_]+(?:[-'’][^\W_]+)*"             # words with inner hyphens and apostrophes
+    r"|\.\.\.|--|[^\w\s]|_"                  # ellipsis, dash, any other character alone
+)
+_CLITIC = re.compile(r"(?i)(n't|'s|'re|'ve|'ll|'d|'m)\Z")
+_SENTENCE_END = re.compile(r"[.!?]+[\"')\]’”]*")
+_PARAGRAPH = re.compile(r"\n[ \t]*\n\s*")
+
+
+def split_words(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """The [begin, end) offsets of the words of ``text[start:end]``."""
+    spans: list[tuple[int, int]] = []
+    limit = len(text) if end is None else end
+    for match in _WORD.finditer(text, start, limit):
+        begin, finish = match.span()
+        if match.group() == "." and spans and spans[-1][1] == begin and _is_abbreviation(text[spans[-1][0]:begin]):
+            spans[-1] = (spans[-1][0], finish)  # "Dr.", "Jan.": the abbreviation keeps its period
+            continue
+        clitic = _CLITIC.search(match.group())
+        if clitic and clitic.start() > 0:
+            spans.append((begin, begin + clitic.start()))
+            begin += clitic.start()
+        spans.append((begin, finish))
+    return spans
+
+
+def split_sentences(text: str, words: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """The words grouped into sentences (see the module for where a sentence ends)."""
+    sentences: list[list[tuple[int, int]]] = []
+    current: list[tuple[int, int]] = []
+    for index, (begin, end) in enumerate(words):
+        current.append((begin, end))
+        if not _SENTENCE_END.fullmatch(text[begin:end]) or index + 1 == len(words):
+            continue
+        following = text[words[index + 1][0]]
+        if not (following.isupper() or following.isdigit() or following in "\"'“‘(["):
+            continue
+        if text[end - 1] == "." and _is_abbreviation(text[begin:end]):
+            continue
+        if begin == words[index + 1][0]:
+            continue
+        sentences.append(current)
+        current = []
+    if current:
+        sentences.append(current)
+    return sentences
+
+
+def _is_abbreviation(word: str) -> bool:
+    """A known abbreviation or an initial ("J"), with or without its period."""
+    bare = word.rstrip(".")
+    return bare.lower() in _ABBREVIATIONS or (len(bare) == 1 and bare.isupper())
+
+
+def document_from_text(text: str, document_id: str) -> Document:
+    """A document of the text's paragraphs, sentences and words, spacing kept so that the text is rebuilt exactly."""
+    document = Document(id=document_id)
+    starts = [0] + [m.end() for m in _PARAGRAPH.finditer(text)]
+    ends = [m.start() for m in _PARAGRAPH.finditer(text)] + [len(text)]
+    nodes: list[tuple[Node, int, int]] = []
+    for paragraph, (start, end) in enumerate(zip(starts, ends)):
+        words = split_words(text, start, end)
+        for number, sentence_words in enumerate(split_sentences(text, words)):
+            sentence = Sentence(id=f"{document_id}-{len(document.sentences) + 1}",
+                                text=" ".join(text[sentence_words[0][0]:sentence_words[-1][1]].split()))
+            sentence.comments = [CommentSlot.SENT_ID, CommentSlot.TEXT]
+            if number == 0:
+                sentence.comments.insert(0, f"# newpar id = {document_id}-p{paragraph + 1}")
+            if not document.sentences:
+                sentence.comments.insert(0, CommentSlot.NEWDOC)
+            document.add_sentence(sentence)
+            for index, (begin, finish) in enumerate(sentence_words, 1):
+                node = sentence.add_node(Node(str(index), text[begin:finish]))
+                node.start_char, node.end_char = begin, finish
+                nodes.append((node, begin, finish))
+    if nodes:
+        lead = text[: nodes[0][1]]
+        if lead:
+            nodes[0][0].misc["SpacesBefore"] = escape_spaces(lead)
+    for (node, _begin, finish), following in zip(nodes, [*nodes[1:], None]):
+        gap = text[finish: following[1]] if following is not None else text[finish:]
+        set_gap(node, gap, last=following is None)
+    return document
+
+
+def read_text_file(path: str | Path, lenient: bool = False, report: Report | None = None) -> Corpus:
+    """A ``.txt`` file as a one-document corpus (id: the file name without ``.txt``)."""
+    report = report if report is not None else Report()
+    path = Path(path)
+    document = document_from_text(read_text(path), path.stem)
+    report.add(SPLITTER, str(path))
+    return Corpus([document], meta={"source": str(path)})
