@@ -69,6 +69,7 @@ SOURCES: dict[str, Callable[[Path], Path]] = {
     "rucoco": lambda folder: written_sample("rucoco", folder),
     "webanno-tsv": lambda folder: written_sample("webanno-tsv", folder),
     "brat": lambda folder: written_sample("brat", folder),
+    "xmi": lambda folder: written_sample("xmi", folder),
     "text": plain_text,
     "gum": gum_release,
     "ecbplus": ecbplus_topic,

@@ -59,6 +59,14 @@ def test_tei_text_does_not_resolve_external_entities(tmp_path: Path, secret: Pat
     read_without_secret("tei", tmp_path / "t")
 
 
+def test_xmi_with_a_doctype_is_refused(tmp_path: Path, secret: Path) -> None:
+    harmonize.convert([sample_path()], "corefud", "xmi", tmp_path / "x")
+    poison(tmp_path / "x" / "sample-1.xmi", secret)
+    for lenient in (False, True):
+        with pytest.raises(HarmonizeError, match="DOCTYPE"):
+            get_format("xmi", "read").read(tmp_path / "x" / "sample-1.xmi", lenient, Report())
+
+
 def test_ecbplus_tokens_do_not_resolve_external_entities(tmp_path: Path, secret: Path) -> None:
     topic = tmp_path / "1"
     topic.mkdir()

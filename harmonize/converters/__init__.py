@@ -181,6 +181,22 @@ register(
 
 register(
     Format(
+        name="xmi",
+        summary="UIMA CAS XMI (INCEpTION, DKPro Core; a .zip of XMI files as a corpus): coreference chains, via "
+                "dkpro-cassis",
+        extension=".xmi",
+        reader=lambda path, lenient, report, typesystem="": _module("xmi").read_xmi(path, lenient, report,
+                                                                                  typesystem),
+        writer=lambda corpus, path, report: _module("xmi").write_xmi(corpus, path, report),
+        reader_options={"typesystem": ((), "the type system XML (default: TypeSystem.xml beside the input, else "
+                                           "the DKPro Core types harmonize writes)")},
+        accepts=(".xmi", ".zip"),
+        writes_per_document=True,
+    )
+)
+
+register(
+    Format(
         name="brat",
         summary="brat standoff (NAME.ann beside NAME.txt): T mentions; coreference as equivalences, relations or "
                 "LitBank's entity labels",

@@ -336,13 +336,13 @@ class _Reader:
             else:
                 key = (unit.sentence, unit.token, unit.sub)
                 if key not in empty_nodes:
-                    empty_nodes[key] = _empty_node_after(word)
+                    empty_nodes[key] = empty_node_after(word)
                     self.report.add(ZERO_LENGTH, f"{self.path}:{unit.line}")
                 words.append(empty_nodes[key])
         return sorted(set(words), key=lambda n: n.order)
 
 
-def _empty_node_after(word: Node) -> Node:
+def empty_node_after(word: Node) -> Node:
     """A new empty node right after ``word`` (after the empty nodes already there)."""
     sentence = word.sentence
     assert sentence is not None

@@ -1,0 +1,288 @@
+"""UIMA CAS XMI (INCEpTION and DKPro Core exports) through dkpro-cassis: reader and writer.
+
+The type system comes from ``-I typesystem=FILE``, else a ``TypeSystem.xml``/``typesystem.xml`` beside the file,
+else :func:`dkpro_type_system` (the DKPro Core types this module writes); a ``.zip`` of XMI files with their type
+system (an INCEpTION project export, or a curation export) is read as a corpus, one document per XMI file. A file
+that declares a DOCTYPE is refused (entities are never resolved).
+
+The mapping, in one place:
+
+* DKPro ``Sentence`` and ``Token`` annotations are the sentences and words (the whole text one sentence where there
+  is no Sentence); token forms are their text; spacing from the text between them (SpaceAfter / SpacesAfter);
+* every chain type (a type with a ``first`` feature, such as DKPro's ``CoreferenceChain`` or INCEpTION's custom
+  ``...Chain`` layers) is read, each chain an :class:`Entity` whose links (``first``, then ``next``) are its
+  mentions: the words a link covers (a link inside a word: that word, counted; a zero-length link: an empty node
+  after the word it touches, as the WebAnno TSV reader does), its ``referenceType`` as the mention attribute
+  ``reftype``, its ``referenceRelation`` as the link type into the next mention (``Mention.link``);
+* everything else in the CAS (POS, lemmas, named entities, custom span and relation layers) is counted in the report
+  and not read.
+
+The writer makes ``OUT/<id>.xmi`` per document and ``OUT/TypeSystem.xml``: the text as the sofa, Sentence and Token
+annotations, a ``CoreferenceChain`` per entity (singletons included) with a ``CoreferenceLink`` per mention
+(``reftype`` else the entity type as referenceType, the next mention's link type as referenceRelation). A
+discontinuous mention covers its whole extent, a mention only on empty nodes is a zero-length link at its position
+(both counted); bridges and split antecedents have no place (counted).
+"""
+
+from __future__ import annotations
+
+import bisect
+import io
+import zipfile
+from pathlib import Path
+
+from harmonize.converters.surface import document_text, set_gap
+from harmonize.converters.webanno_tsv import REFTYPE, empty_node_after
+from harmonize.errors import FormatError, Problems, Report
+from harmonize.io import atomic_write_bytes, atomic_write_text, document_file_names, paused_gc
+from harmonize.schemas.model import CommentSlot, Corpus, Document, Node, Sentence
+
+SENTENCE = "de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Sentence"
+TOKEN = "de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Token"
+CHAIN = "de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceChain"
+LINK = "de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceLink"
+TYPE_SYSTEM_NAMES = ("TypeSystem.xml", "typesystem.xml")
+NOT_READ = "XMI annotation type not read as coreference"
+
+
+def dkpro_type_system():
+    """The DKPro Core types the writer uses: Sentence, Token, CoreferenceChain (first) and CoreferenceLink (next,
+    referenceType, referenceRelation), with DKPro's names, so that INCEpTION maps them to its own layers."""
+    from cassis import TypeSystem
+
+    system = TypeSystem()
+    system.create_type(SENTENCE, supertypeName="uima.tcas.Annotation")
+    system.create_type(TOKEN, supertypeName="uima.tcas.Annotation")
+    link = system.create_type(LINK, supertypeName="uima.tcas.Annotation")
+    system.create_feature(link, "next", LINK)
+    system.create_feature(link, "referenceType", "uima.cas.String")
+    system.create_feature(link, "referenceRelation", "uima.cas.String")
+    chain = system.create_type(CHAIN, supertypeName="uima.cas.AnnotationBase")
+    system.create_feature(chain, "first", LINK)
+    return system
+
+
+def _type_system(source: Path, typesystem: str, problem: Problems):
+    from cassis import load_typesystem
+
+    candidates = [Path(typesystem)] if typesystem else [source.parent / name for name in TYPE_SYSTEM_NAMES]
+    for candidate in candidates:
+        if candidate.is_file():
+            return _load(candidate.read_bytes(), str(candidate), load_typesystem)
+    if typesystem:
+        raise FormatError(typesystem, None, "type system file not found")
+    return dkpro_type_system()
+
+
+def _load(data: bytes, where: str, loader):
+    if b"<!DOCTYPE" in data[:4096]:
+        raise FormatError(where, None, "a DOCTYPE declaration: refused (XML entities are never resolved)")
+    try:
+        return loader(io.BytesIO(data))
+    except FormatError:
+        raise
+    except Exception as error:  # noqa: BLE001 - cassis and lxml raise many kinds; each becomes one line
+        line = getattr(error, "lineno", None)
+        raise FormatError(where, line, f"not a readable UIMA XMI / type system: {type(error).__name__}: "
+                                       f"{str(error).splitlines()[0] if str(error) else ''}") from None
+
+
+def read_xmi(path: str | Path, lenient: bool = False, report: Report | None = None, typesystem: str = "") -> Corpus:
+    """An XMI file, a folder of them, or a zip of them (INCEpTION's project export) as a corpus."""
+    from cassis import load_cas_from_xmi, load_typesystem
+
+    report = report if report is not None else Report()
+    path = Path(path)
+    corpus = Corpus(meta={"source": str(path)})
+    with paused_gc():
+        if path.suffix == ".zip":
+            with zipfile.ZipFile(path) as archive:
+                names = archive.namelist()
+                system_name = next((n for n in names if Path(n).name in TYPE_SYSTEM_NAMES), None)
+                if typesystem:
+                    system = _type_system(path, typesystem, Problems(str(path), lenient, report))
+                elif system_name is not None:
+                    system = _load(archive.read(system_name), f"{path}!{system_name}", load_typesystem)
+                else:
+                    system = dkpro_type_system()
+                for name in sorted(n for n in names if n.endswith(".xmi")):
+                    where = f"{path}!{name}"
+                    cas = _load(archive.read(name), where,
+                                lambda data: load_cas_from_xmi(data, typesystem=system, lenient=lenient))
+                    corpus.documents.append(_document(cas, Path(name).stem, Problems(where, lenient, report)))
+            return corpus
+        files = sorted(path.glob("*.xmi")) if path.is_dir() else [path]
+        for file in files:
+            problem = Problems(str(file), lenient, report)
+            system = _type_system(file, typesystem, problem)
+            cas = _load(file.read_bytes(), str(file),
+                        lambda data: load_cas_from_xmi(data, typesystem=system, lenient=lenient))
+            corpus.documents.append(_document(cas, file.stem, problem))
+    return corpus
+
+
+def _document(cas, name: str, problem: Problems) -> Document:
+    text = cas.sofa_string or ""
+    document = Document(id=name)
+    tokens = sorted(((t.begin, t.end) for t in _select(cas, TOKEN)), key=lambda t: t)
+    sentences = sorted((s.begin, s.end) for s in _select(cas, SENTENCE)) or [(0, len(text))]
+    if not tokens:
+        problem(None, "no Token annotations", "the CAS has no DKPro tokens to build words from")
+    nodes: list[Node] = []
+    starts = [begin for begin, _end in tokens]
+    for begin, end in sentences:
+        inside = tokens[bisect.bisect_left(starts, begin): bisect.bisect_left(starts, end)]
+        if not inside:
+            continue
+        sentence = Sentence(id=f"{name}-{len(document.sentences) + 1}", text=" ".join(text[begin:end].split()))
+        sentence.comments = [CommentSlot.SENT_ID, CommentSlot.TEXT]
+        if not document.sentences:
+            sentence.comments.insert(0, CommentSlot.NEWDOC)
+        document.add_sentence(sentence)
+        for index, (token_begin, token_end) in enumerate(inside, 1):
+            node = sentence.add_node(Node(str(index), text[token_begin:token_end] or "_"))
+            node.start_char, node.end_char = token_begin, token_end
+            nodes.append(node)
+    for node, following in zip(nodes, [*nodes[1:], None]):
+        if following is not None and following.sentence is node.sentence:
+            gap = text[node.end_char:following.start_char]  # type: ignore[misc]
+            set_gap(node, gap if gap.isspace() or not gap else " ", last=False)
+    _chains(cas, document, nodes, problem)
+    return document
+
+
+def _select(cas, type_name: str) -> list:
+    try:
+        return list(cas.select(type_name))
+    except Exception:  # noqa: BLE001 - a type the type system lacks: nothing of it
+        return []
+
+
+def _chains(cas, document: Document, nodes: list[Node], problem: Problems) -> None:
+    chain_types = {t.name for t in cas.typesystem.get_types() if any(f.name == "first" for f in t.all_features)}
+    link_types: set[str] = set()
+    chains = []
+    counted: dict[str, int] = {}
+    for structure in cas.select_all_fs() if hasattr(cas, "select_all_fs") else cas.select_all():
+        name = structure.type.name
+        if name in chain_types:
+            chains.append(structure)
+        elif name not in (SENTENCE, TOKEN):
+            counted[name] = counted.get(name, 0) + 1
+    starts = [n.start_char for n in nodes]
+    empty: dict[tuple[int, int], Node] = {}
+    ordered = []
+    for chain in chains:
+        links = []
+        link = chain.get("first")
+        seen: set[int] = set()
+        while link is not None and id(link) not in seen:
+            seen.add(id(link))
+            links.append(link)
+            link_types.add(link.type.name)
+            link = link.get("next") if any(f.name == "next" for f in link.type.all_features) else None
+        if links:
+            ordered.append((min(lk.begin for lk in links), links))
+    for number, (_start, links) in enumerate(sorted(ordered, key=lambda item: item[0]), 1):
+        entity = document.new_entity(str(number))
+        previous: str | None = None
+        for link in links:
+            words = _covered(link.begin, link.end, nodes, starts, empty, problem)
+            if not words:
+                problem(None, "chain link covers no word", f"{link.type.name} {link.begin}-{link.end}")
+                continue
+            words = [w for w in words if w.sentence is words[0].sentence]
+            kind = _feature(link, "referenceType")
+            document.add_mention(entity, words, link=previous, **({REFTYPE: kind} if kind else {}))
+            previous = _feature(link, "referenceRelation")
+        if not entity.mentions:
+            document.remove_entity(entity)
+    for name, count in sorted(counted.items()):
+        if name not in link_types and not name.startswith("uima.") and "DocumentMetaData" not in name:
+            problem.report.add(NOT_READ, f"{problem.path}: {name}", count)
+
+
+def _feature(structure, name: str) -> str | None:
+    if not any(f.name == name for f in structure.type.all_features):
+        return None
+    value = structure.get(name)
+    return value if value not in (None, "", "*") else None
+
+
+def _covered(begin: int, end: int, nodes: list[Node], starts: list, empty: dict, problem: Problems) -> list[Node]:
+    if begin == end:
+        index = max(0, bisect.bisect_right(starts, begin) - 1)
+        if nodes and not (nodes[index].start_char <= begin <= nodes[index].end_char) and index > 0:
+            index -= 1
+        if not nodes:
+            return []
+        key = (index, begin)
+        if key not in empty:
+            empty[key] = empty_node_after(nodes[index])
+            problem.report.add("zero-length link put on an empty node after its word", f"{problem.path}: {begin}")
+        return [empty[key]]
+    covered = [n for n in nodes if n.start_char < end and n.end_char > begin]
+    if covered and (covered[0].start_char < begin or covered[-1].end_char > end):
+        problem.report.add("link inside a word widened to the word", f"{problem.path}: {begin}-{end}")
+    return covered
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------------------------------------------
+
+def format_xmi(document: Document, report: Report, system=None) -> bytes:
+    """The document as XMI of the DKPro types (see the module)."""
+    from cassis import Cas
+
+    system = system if system is not None else dkpro_type_system()
+    surface = document_text(document)
+    cas = Cas(typesystem=system, sofa_string=surface.text)
+    sentence_type, token_type = system.get_type(SENTENCE), system.get_type(TOKEN)
+    link_type, chain_type = system.get_type(LINK), system.get_type(CHAIN)
+    for sentence in document.sentences:
+        words = [n for n in sentence.nodes if n in surface.offsets]
+        if not words:
+            continue
+        cas.add(sentence_type(begin=surface.offsets[words[0]][0], end=surface.offsets[words[-1]][1]))
+        for node in words:
+            begin, end = surface.offsets[node]
+            cas.add(token_type(begin=begin, end=end))
+    for entity in document.entities:
+        links = []
+        for index, mention in enumerate(entity.mentions):
+            located = [surface.offsets[w] for w in mention.words if w in surface.offsets]
+            if not located:
+                word = next((n for n in reversed(mention.sentence.nodes[: mention.words[0].position])
+                             if n in surface.offsets), None)
+                point = surface.offsets[word][1] if word is not None else 0
+                located = [(point, point)]
+                report.add("mention only on empty nodes written as a zero-length link", f"{document.id}: {entity.id}")
+            elif mention.is_discontinuous:
+                report.add("discontinuous mention written over its whole extent", f"{document.id}: {mention.text}")
+            following = entity.mentions[index + 1].link if index + 1 < len(entity.mentions) else None
+            links.append(link_type(begin=located[0][0], end=located[-1][1],
+                                   referenceType=mention.attrs.get(REFTYPE) or mention.entity_type,
+                                   referenceRelation=following))
+        for link, successor in zip(links, links[1:]):
+            link.next = successor
+        for link in links:
+            cas.add(link)
+        if links:
+            cas.add(chain_type(first=links[0]))
+    if document.bridges or document.split_antecedents:
+        report.add("bridging and split antecedents not written (XMI coreference chains have no place for them)",
+                   f"{document.id}")
+    return cas.to_xmi().encode("utf-8")
+
+
+def write_xmi(corpus: Corpus, out: str | Path, report: Report | None = None) -> None:
+    """Each document as ``OUT/<id>.xmi``, and ``OUT/TypeSystem.xml``."""
+    report = report if report is not None else Report()
+    out = Path(out)
+    system = dkpro_type_system()
+    names = document_file_names([d.id for d in corpus.documents], report, reserved=["TypeSystem"])
+    with paused_gc():
+        for name, document in zip(names, corpus.documents):
+            atomic_write_bytes(out / f"{name}.xmi", format_xmi(document, report, system))
+        atomic_write_text(out / "TypeSystem.xml", system.to_xml())
