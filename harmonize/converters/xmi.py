@@ -29,6 +29,7 @@ from __future__ import annotations
 import bisect
 import io
 import zipfile
+from itertools import pairwise
 from pathlib import Path
 
 from harmonize.converters.surface import document_text, set_gap
@@ -108,7 +109,8 @@ def read_xmi(path: str | Path, lenient: bool = False, report: Report | None = No
                 for name in sorted(n for n in names if n.endswith(".xmi")):
                     where = f"{path}!{name}"
                     cas = _load(archive.read(name), where,
-                                lambda data: load_cas_from_xmi(data, typesystem=system, lenient=lenient))
+                                lambda data, system=system: load_cas_from_xmi(data, typesystem=system,
+                                                                              lenient=lenient))
                     corpus.documents.append(_document(cas, Path(name).stem, Problems(where, lenient, report)))
             return corpus
         files = sorted(path.glob("*.xmi")) if path.is_dir() else [path]
@@ -116,7 +118,7 @@ def read_xmi(path: str | Path, lenient: bool = False, report: Report | None = No
             problem = Problems(str(file), lenient, report)
             system = _type_system(file, typesystem, problem)
             cas = _load(file.read_bytes(), str(file),
-                        lambda data: load_cas_from_xmi(data, typesystem=system, lenient=lenient))
+                        lambda data, system=system: load_cas_from_xmi(data, typesystem=system, lenient=lenient))
             corpus.documents.append(_document(cas, file.stem, problem))
     return corpus
 
@@ -264,7 +266,7 @@ def format_xmi(document: Document, report: Report, system=None) -> bytes:
             links.append(link_type(begin=located[0][0], end=located[-1][1],
                                    referenceType=mention.attrs.get(REFTYPE) or mention.entity_type,
                                    referenceRelation=following))
-        for link, successor in zip(links, links[1:]):
+        for link, successor in pairwise(links):
             link.next = successor
         for link in links:
             cas.add(link)
