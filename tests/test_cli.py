@@ -19,9 +19,11 @@ def harmonize(*args: str | Path) -> subprocess.CompletedProcess[str]:
 def test_formats_lists_readers_and_writers_one_line_each() -> None:
     done = harmonize("formats")
     lines = {line.split()[0]: line.split()[1] for line in done.stdout.splitlines() if not line.startswith(" ")}
-    assert done.returncode == 0 and lines == {"conll2012": "read/write", "corefud": "read/write", "gum": "read",
-                                              "jsonlines": "read/write", "mmax2": "read/write", "parquet": "read/write", "rucoco": "read/write", "ecbplus": "read", "mentions-json": "write",
-                                              "tei": "read/write"}
+    assert done.returncode == 0 and lines == {
+        "conll2012": "read/write", "corefud": "read/write", "gum": "read", "jsonlines": "read/write",
+        "mmax2": "read/write", "parquet": "read/write", "rucoco": "read/write", "ecbplus": "read",
+        "mentions-json": "write", "tei": "read/write", "webanno-tsv": "read/write", "xmi": "read/write",
+        "brat": "read/write", "text": "read"}
     assert "-O layout=ontonotes|gum|ontogum|scorer" in done.stdout  # writer options, indented under their format
 
 
@@ -87,7 +89,8 @@ def test_usage_errors_exit_2_and_other_errors_exit_1(tmp_path: Path) -> None:
     done = harmonize("convert", tmp_path / "missing.conllu", "-o", tmp_path / "x.conllu")
     assert done.returncode == 1 and "no such file or folder" in done.stderr and "Traceback" not in done.stderr
     done = harmonize("convert", "--sample", "--from", "nope", "-o", tmp_path / "x.conllu")
-    assert done.returncode == 1 and "no format 'nope' to read; available: conll2012, corefud, ecbplus, gum, jsonlines, mmax2, parquet" in done.stderr
+    assert done.returncode == 1 and ("no format 'nope' to read; available: brat, conll2012, corefud, ecbplus, gum, "
+                                     "jsonlines, mmax2, parquet") in done.stderr
 
 
 def test_two_inputs_with_the_same_name_are_refused(tmp_path: Path) -> None:
