@@ -1,5 +1,7 @@
 """Read and write throughput of every format on all of GUM V11.1.0 (dep/, 281 files, 268k tokens).
 
+    python benchmarks/formats.py [--repeat 3] [--data ../shared/data] [--formats webanno-tsv,xmi]
+
     python benchmarks/formats.py [--repeat 3] [--data ../shared/data]
 
 GUM is first converted to each format (not timed). Then, for each format, one child process per run reads every
@@ -9,7 +11,9 @@ Peers measured in the same run:
   udapi          `udapy read.Conllu ... corefud.Load write.Conllu` (CorefUD, process start included)
   floor:FORMAT   the least any tool must do without a model: split lines and columns and join them again
                  (CorefUD, CoNLL-2012), json.loads/json.dumps per line (jsonlines), pyarrow read/write of the
-                 tables (Parquet)
+                 tables (Parquet), the csv module's tab-separated rows (WebAnno TSV), lxml's parse and
+                 serialisation (UIMA XMI); harmonize:gum-tsv reads GUM's own coref_tsv/ (span + relation layers)
+                 and writes it back (byte for byte)
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from pathlib import Path
 
 from common import arguments, best_of, count_words, peak_mb
 
-FORMATS = ("corefud", "conll2012", "jsonlines", "parquet")
+FORMATS = ("corefud", "conll2012", "jsonlines", "parquet", "webanno-tsv", "xmi")
 
 
 def inputs(work: Path, fmt: str) -> list[Path]:
@@ -42,6 +46,9 @@ def prepare(data: Path, work: Path) -> int:
     if not source.is_dir():
         sys.exit(f"benchmark data not found: {source} (set HARMONIZE_SHARED_DATA or --data)")
     corefud = get_format("corefud", "read")
+    (work / "gum-tsv").mkdir()
+    for path in sorted((source.parent / "coref_tsv").glob("*.tsv")):
+        (work / "gum-tsv" / path.name).symlink_to(path)
     for fmt in FORMATS:
         (work / fmt).mkdir()
         writer = get_format(fmt, "write")
@@ -56,7 +63,7 @@ def run_harmonize(fmt: str, files: list[Path], out: Path) -> tuple[float, float]
     from harmonize.errors import Report
     from harmonize.io import paused_gc
 
-    handler = get_format(fmt, "read")
+    handler = get_format("webanno-tsv" if fmt == "gum-tsv" else fmt, "read")
     reading = writing = 0.0
     with paused_gc():
         for path in files:
@@ -71,6 +78,7 @@ def run_harmonize(fmt: str, files: list[Path], out: Path) -> tuple[float, float]
 
 
 def run_floor(fmt: str, files: list[Path], out: Path) -> tuple[float, float]:
+    fmt = "webanno-tsv" if fmt == "gum-tsv" else fmt
     reading = writing = 0.0
     for path in files:
         start = time.perf_counter()
@@ -78,6 +86,15 @@ def run_floor(fmt: str, files: list[Path], out: Path) -> tuple[float, float]:
             import pyarrow.parquet as pq
 
             tables = {p.name: pq.read_table(p) for p in sorted(path.iterdir())}
+        elif fmt == "xmi":
+            from lxml import etree
+
+            trees = {p.name: etree.parse(str(p)) for p in sorted(path.iterdir())}
+        elif fmt == "webanno-tsv":
+            import csv
+
+            with open(path, encoding="utf-8", newline="") as handle:
+                rows = list(csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
         elif fmt == "jsonlines":
             records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
         else:
@@ -88,6 +105,14 @@ def run_floor(fmt: str, files: list[Path], out: Path) -> tuple[float, float]:
             (out / path.name).mkdir()
             for name, table in tables.items():
                 pq.write_table(table, out / path.name / name)
+        elif fmt == "xmi":
+            (out / path.name).mkdir()
+            for name, tree in trees.items():
+                tree.write(str(out / path.name / name), encoding="utf-8", xml_declaration=True)
+        elif fmt == "webanno-tsv":
+            with open(out / path.name, "w", encoding="utf-8", newline="") as handle:
+                csv.writer(handle, delimiter="\t", quoting=csv.QUOTE_NONE, escapechar="\\",
+                           lineterminator="\n").writerows(rows)
         elif fmt == "jsonlines":
             (out / path.name).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records),
                                          encoding="utf-8")
@@ -127,6 +152,8 @@ def main() -> None:
     parser = arguments(__doc__)
     parser.add_argument("--work", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--prepare", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--formats", default=",".join((*FORMATS, "gum-tsv")),
+                        help="comma-separated formats to time (default: all, and gum-tsv)")
     args = parser.parse_args()
     if args.one:
         one(args.one, args.work)
@@ -142,10 +169,11 @@ def main() -> None:
         if done.returncode:
             sys.exit(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "preparing the data failed")
         tokens = int(done.stdout)
-        contenders = [f"{kind}:{fmt}" for fmt in FORMATS for kind in ("harmonize", "floor")]
-        if Path(sys.executable).with_name("udapy").exists():
+        chosen = args.formats.split(",")
+        contenders = [f"{kind}:{fmt}" for fmt in chosen for kind in ("harmonize", "floor")]
+        if "corefud" in chosen and Path(sys.executable).with_name("udapy").exists():
             contenders.append("udapi")
-        else:
+        elif "corefud" in chosen:
             print("udapi not installed (pip install udapi): skipped", file=sys.stderr)
         best = best_of(__file__, contenders, args.repeat, ["--work", str(work)], lambda r: r["read"] + r["write"])
         print(f"GUM V11.1.0: {tokens:,} tokens, best of {args.repeat}")
