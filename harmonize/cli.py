@@ -515,6 +515,40 @@ def resolve_with_rules(
          f"file(s) to {output}")
 
 
+@resolve_app.command("lemma")
+def resolve_with_lemmas(
+    inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Output file (one input) or folder.")],
+    source: SourceFormat = "corefud",
+    target: Annotated[str, typer.Option("--to", help="Output format.")] = "corefud",
+    scope: Annotated[str, typer.Option(help="Where one lemma is one entity: each topic, subtopic, or the corpus.")
+                     ] = "topic",
+    gold_mentions: Annotated[bool, typer.Option(
+        "--gold-mentions", help="Cluster the input's mentions instead of mentions found from the tree.")] = False,
+    parse: ParseEngine = NO_PARSING,
+    lenient: Lenient = False,
+    input_option: InputOptions = None,
+) -> None:
+    """The same-lemma baseline for cross-document coreference: one entity per head lemma (events and entities
+    apart) in each topic, subtopic or the corpus."""
+    from harmonize.resolvers import resolve_files
+    from harmonize.resolvers.lemma import SCOPES, ScopeError
+
+    if scope not in SCOPES:
+        raise typer.BadParameter(f"--scope takes {', '.join(SCOPES)}, not {scope!r}")
+    report = Report()
+    try:
+        counts = resolve_files(inputs, output, "lemma", source=source, target=target, gold_mentions=gold_mentions,
+                               lenient=lenient, read_options=_key_values(input_option), report=report, scope=scope,
+                               parse=parse)
+    except ScopeError as error:  # a usage error, in one line
+        _say(f"harmonize: error: {error}")
+        raise typer.Exit(2) from None
+    _say_report(report)
+    _say(f"resolved {counts['documents']} document(s), {counts['mentions']} mentions ({counts['event mentions']} "
+         f"events, {counts['entity mentions']} entities); wrote {counts['files']} file(s) to {output}")
+
+
 @resolve_app.command("train")
 def resolve_train(
     inputs: Annotated[list[Path], typer.Argument(help="Training files or folders.", show_default=False)],

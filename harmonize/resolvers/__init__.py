@@ -28,7 +28,7 @@ from harmonize.converters import get_format
 from harmonize.errors import HarmonizeError, Report
 from harmonize.schemas.model import Corpus
 
-RESOLVERS = ("rules", "model")
+RESOLVERS = ("rules", "model", "lemma")
 
 
 def read_corpus(inputs: Sequence[str | Path], source: str = "corefud", lenient: bool = False,
@@ -52,10 +52,12 @@ def read_corpus(inputs: Sequence[str | Path], source: str = "corefud", lenient: 
 def resolve_files(inputs: Sequence[str | Path], output: str | Path, resolver: str, *, model: str | Path | None = None,
                   source: str = "corefud", target: str = "corefud", gold_mentions: bool = False,
                   device: str = "auto", lenient: bool = False, read_options: Mapping[str, str] | None = None,
-                  options: Mapping[str, str] | None = None, report: Report | None = None) -> Counter:
-    """Resolve every input file with ``resolver`` (``rules``, or ``model`` with the folder ``model`` that
-    :func:`harmonize.resolvers.neural.train` wrote) and write each to ``output`` (a file for one input, else a
-    folder, as ``convert`` plans it). Returns counts (documents, words, mentions, ...)."""
+                  options: Mapping[str, str] | None = None, report: Report | None = None, scope: str = "topic",
+                  parse: str | None = None) -> Counter:
+    """Resolve every input file with ``resolver`` (``rules``; ``model`` with the folder ``model`` that
+    :func:`harmonize.resolvers.neural.train` wrote; ``lemma``, the cross-document same-lemma baseline over
+    ``scope``) and write each to ``output`` (a file for one input, else a folder, as ``convert`` plans it).
+    ``parse`` gives documents without trees trees and lemmas first. Returns counts (documents, words, mentions...)."""
     if resolver not in RESOLVERS:
         raise HarmonizeError(f"unknown resolver {resolver!r}: one of {', '.join(RESOLVERS)}")
     reader, writer = get_format(source, "read"), get_format(target, "write")
@@ -70,10 +72,16 @@ def resolve_files(inputs: Sequence[str | Path], output: str | Path, resolver: st
             raise HarmonizeError("the neural resolver needs a model folder")
         loaded = load(model, device)  # a bad folder fails before any input is read
     counts: Counter = Counter()
+    lemma_ids: dict = {}  # one numbering of the lemma baseline's entities over every file of the run
     for in_path, out_path in plan_outputs(input_files([Path(p) for p in inputs], reader), Path(output), reader,
                                           writer):
         corpus = reader.read(in_path, lenient, report, checked_read)
-        if loaded is None:
+        Steps(None, parse).apply(corpus, report)
+        if resolver == "lemma":
+            from harmonize.resolvers.lemma import resolve_lemma
+
+            counts.update(resolve_lemma(corpus, scope, gold_mentions, report, lemma_ids))
+        elif loaded is None:
             from harmonize.resolvers.rules import resolve_rules
 
             counts.update(resolve_rules(corpus, gold_mentions, report))
