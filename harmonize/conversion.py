@@ -104,7 +104,10 @@ def convert(
     reader = get_format(source, "read")
     writer = get_format(target, "write")
     checked_options = writer.writer_options([f"{key}={value}" for key, value in (options or {}).items()])
-    checked_read_options = reader.read_options([f"{key}={value}" for key, value in (read_options or {}).items()])
+    read_options = dict(read_options or {})
+    if parse not in (None, NO_PARSING) and "tokenizer" in reader.reader_options:
+        read_options.setdefault("tokenizer", parse)  # raw text: the parse engine tokenizes it too
+    checked_read_options = reader.read_options([f"{key}={value}" for key, value in read_options.items()])
     if rules is not None:
         rule_list(rules)  # unknown names fail before any work
     steps = Steps(rules, parse, parse_overwrite)

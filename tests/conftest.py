@@ -48,6 +48,18 @@ def udpipe_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return train_model(training, tmp_path_factory.mktemp("udpipe") / "gum-tiny.udpipe", max_sentences=300)
 
 
+@pytest.fixture(scope="session")
+def udpipe_tokenizing_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A UDPipe 1 model with a tokenizer as well, trained once per session on 300 GUM sentences (about ten seconds):
+    raw text through a real tokenizer, without a download."""
+    from harmonize.parsing.udpipe import train_model
+
+    pytest.importorskip("ufal.udpipe", reason="ufal.udpipe not installed: pip install -e '.[parse]'")
+    training = sorted(shared("gum", "v11.1.0", "dep").glob("GUM_*.conllu"))
+    return train_model(training, tmp_path_factory.mktemp("udpipe") / "gum-tokenizer.udpipe", max_sentences=300,
+                       tokenizer=True)
+
+
 def make_tiny_encoder(folder: Path, words: list[str], seed: int = 0) -> Path:
     """A randomly initialised 2-layer BERT (hidden size 32) and a word-level tokenizer over ``words``, saved
     as a Hugging Face folder: the resolvers' code paths in seconds, without any download."""

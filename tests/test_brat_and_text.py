@@ -151,3 +151,34 @@ def test_text_reader_reports_its_splitter_and_writes_corefud(tmp_path: Path) -> 
                           check=False)
     assert done.returncode == 0, done.stderr
     assert "# text = Ann met Bo." in (tmp_path / "notes.conllu").read_text(encoding="utf-8")
+
+
+def test_a_udpipe_tokenizer_makes_the_words_and_the_text_stays_exact(udpipe_tokenizing_model: Path,
+                                                                       tmp_path: Path) -> None:
+    text = "Dr. Smith met Mrs. O'Brien.  She didn't stay!\n\nThe next day it rained.\n"
+    source = tmp_path / "notes.txt"
+    source.write_text(text, encoding="utf-8")
+    report = Report()
+    corpus = read_text_file(source, report=report, tokenizer=f"udpipe:{udpipe_tokenizing_model}")
+    assert report.counts[f"sentences and words from the tokenizer of udpipe:{udpipe_tokenizing_model.name}"] == 1
+    document = corpus.documents[0]
+    assert document_text(document).text == text and len(document.sentences) >= 2
+    assert any(c.startswith("# newpar") for s in document.sentences[1:] for c in s.comments if isinstance(c, str))
+    done = subprocess.run([sys.executable, "-m", "harmonize", "convert", str(source), "--from", "text", "--parse",
+                           f"udpipe:{udpipe_tokenizing_model}", "-o", str(tmp_path / "notes.conllu")],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "tokenizer of udpipe" in done.stderr
+    parsed = harmonize.read(tmp_path / "notes.conllu")
+    assert all(n.head not in ("", "_") for d in parsed.documents for n in d.nodes())  # tokenized, then parsed
+
+
+def test_brat_tokens_from_a_parser(udpipe_tokenizing_model: Path, tmp_path: Path) -> None:
+    (tmp_path / "d.txt").write_text("Anna met Bo in Rome. She liked him.", encoding="utf-8")
+    (tmp_path / "d.ann").write_text("T1\tPER 0 4\tAnna\nT2\tPER 21 24\tShe\n*\tCoreference T1 T2\n",
+                                    encoding="utf-8")
+    document = read_brat(tmp_path / "d.ann", tokens="parser",
+                         tokenizer=f"udpipe:{udpipe_tokenizing_model}").documents[0]
+    assert [m.text for m in document.entities[0].mentions] == ["Anna", "She"]
+    with pytest.raises(FormatError, match="tokens=parser needs"):
+        read_brat(tmp_path / "d.ann", tokens="parser")

@@ -201,12 +201,14 @@ register(
         summary="brat standoff (NAME.ann beside NAME.txt): T mentions; coreference as equivalences, relations or "
                 "LitBank's entity labels",
         extension=".ann",
-        reader=lambda path, lenient, report, tokens="whitespace", coref="auto", relation="Coreference": _module(
-            "brat").read_brat(path, lenient, report, tokens, coref, relation),
+        reader=lambda path, lenient, report, tokens="whitespace", coref="auto", relation="Coreference",
+        tokenizer="": _module("brat").read_brat(path, lenient, report, tokens, coref, relation, tokenizer),
         writer=lambda corpus, path, report: _module("brat").write_brat(corpus, path, report),
         reader_options={
-            "tokens": (("whitespace", "rules"), "words at white space, one sentence per line (pretokenized text, "
-                                                "LitBank), or from harmonize's rule-based splitter"),
+            "tokens": (("whitespace", "rules", "parser"), "words at white space, one sentence per line (pretokenized "
+                       "text, LitBank), from harmonize's rule-based splitter, or from the tokenizer= engine"),
+            "tokenizer": ((), "with tokens=parser: udpipe:MODEL (a model with a tokenizer; convert --parse "
+                              "udpipe:MODEL sets it)"),
             "coref": (("auto", "equiv", "relation", "entity-label"), "how coreference is encoded: * lines, binary "
                       "relations of one type, or a second T line naming the entity (LitBank); auto: found"),
             "relation": ((), "the relation type that links coreferent mentions (coref=relation; default "
@@ -223,7 +225,10 @@ register(
         summary="plain text (.txt), one document per file: paragraphs, sentences and words from a rule-based "
                 "splitter, the text kept exactly (reader)",
         extension=".txt",
-        reader=lambda path, lenient, report: _module("text").read_text_file(path, lenient, report),
+        reader=lambda path, lenient, report, tokenizer="": _module("text").read_text_file(path, lenient, report,
+                                                                                         tokenizer),
+        reader_options={"tokenizer": ((), "rules (the built-in splitter, the default) or udpipe:MODEL (a model "
+                                          "with a tokenizer; convert --parse udpipe:MODEL sets it)")},
     )
 )
 

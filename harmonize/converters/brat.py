@@ -7,8 +7,8 @@
 In the model (mapped here, in one place):
 
 * words: the ``.txt``'s white-space separated tokens, one sentence per line (``-I tokens=whitespace``, the default:
-  LitBank's pretokenized texts), or the sentences and words of :mod:`harmonize.converters.text`'s splitter
-  (``-I tokens=rules``); spacing kept, so the ``.txt`` is rebuilt exactly. A T span edge inside a word is moved
+  LitBank's pretokenized texts), the sentences and words of :mod:`harmonize.converters.text`'s splitter
+  (``-I tokens=rules``), or of a UDPipe model's tokenizer (``-I tokens=parser -I tokenizer=udpipe:MODEL``); spacing kept, so the ``.txt`` is rebuilt exactly. A T span edge inside a word is moved
   out to the word's edge (counted).
 * mentions: every T line, its type in the mention attribute ``mtype``; coreference, in one of the encodings brat
   users use (``-I coref=``, found by itself where unambiguous): ``equiv`` (``*`` lines: each set is an entity),
@@ -32,12 +32,12 @@ from itertools import pairwise
 from pathlib import Path
 
 from harmonize.converters.surface import document_text, escape_spaces, set_gap
-from harmonize.converters.text import document_from_text
+from harmonize.converters.text import document_from_text, tokenized
 from harmonize.errors import FormatError, Problems, Report, check_choice
 from harmonize.io import atomic_write_text, document_file_names, paused_gc, read_text
 from harmonize.schemas.model import Bridge, CommentSlot, Corpus, Document, Mention, Node, Sentence
 
-TOKENS = ("whitespace", "rules")
+TOKENS = ("whitespace", "rules", "parser")
 COREF = ("auto", "equiv", "relation", "entity-label")
 MENTION_TYPE = "mtype"
 LABEL = "label"
@@ -149,7 +149,7 @@ def _whitespace_document(text: str, document_id: str) -> Document:
 
 
 def read_brat(path: str | Path, lenient: bool = False, report: Report | None = None, tokens: str = "whitespace",
-              coref: str = "auto", relation: str = "Coreference") -> Corpus:
+              coref: str = "auto", relation: str = "Coreference", tokenizer: str = "") -> Corpus:
     """A ``.ann`` file (its ``.txt`` beside it) as a one-document corpus, or every ``.ann`` under a folder."""
     check_choice("tokens", tokens, TOKENS)
     check_choice("coref", coref, COREF)
@@ -159,18 +159,23 @@ def read_brat(path: str | Path, lenient: bool = False, report: Report | None = N
     corpus = Corpus(meta={"source": str(path)})
     with paused_gc():
         for file in files:
-            corpus.documents.append(_read_one(file, Problems(str(file), lenient, report), tokens, coref, relation))
+            corpus.documents.append(_read_one(file, Problems(str(file), lenient, report), tokens, coref, relation,
+                                              tokenizer))
     return corpus
 
 
-def _read_one(ann: Path, problem: Problems, tokens: str, coref: str, relation: str) -> Document:
+def _read_one(ann: Path, problem: Problems, tokens: str, coref: str, relation: str, tokenizer: str) -> Document:
     txt = ann.with_suffix(".txt")
     if not txt.is_file():
         raise FormatError(str(ann), None, f"no text beside it: {txt.name} not found")
     text = read_text(txt)
-    document = _whitespace_document(text, ann.stem) if tokens == "whitespace" else document_from_text(text, ann.stem)
-    if tokens == "rules":
-        problem.report.add("sentences and words from harmonize's rule-based splitter", str(txt))
+    if tokens == "whitespace":
+        document = _whitespace_document(text, ann.stem)
+    else:
+        if tokens == "parser" and not tokenizer:
+            raise FormatError(str(ann), None, "tokens=parser needs -I tokenizer=udpipe:MODEL (or convert --parse)")
+        sentences = tokenized(text, tokenizer if tokens == "parser" else "rules", str(txt), problem.report)
+        document = document_from_text(text, ann.stem, sentences)
     bounds, relations, equivalences = _parse_ann(read_text(ann), problem)
     encoding = _encoding(coref, bounds, relations, equivalences, relation)
     document.meta[META_ENCODING] = encoding

@@ -9,17 +9,19 @@ non-space character alone ("..." and "--" stay whole). The whitespace between wo
 ``SpacesAfter`` (and ``SpacesBefore`` for the first word), so that the document's text is rebuilt exactly
 (:func:`harmonize.converters.surface.document_text`). The report says that the built-in splitter was used.
 
-Reading the same text with a parser's tokenizer (UDPipe, stanza) is not done here: ``--parse`` parses the words
-this splitter makes.
+With ``-I tokenizer=udpipe:MODEL`` (also set by ``convert --parse udpipe:MODEL``) the model's tokenizer makes the
+sentences and words instead (a multiword token is one word), said in the report; paragraphs stay at blank lines.
+Stanza's tokenizer is not used yet.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from pathlib import Path
 
 from harmonize.converters.surface import escape_spaces, set_gap
-from harmonize.errors import Report
+from harmonize.errors import HarmonizeError, Report
 from harmonize.io import read_text
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Node, Sentence
 
@@ -80,27 +82,38 @@ def _is_abbreviation(word: str) -> bool:
     return bare.lower() in _ABBREVIATIONS or (len(bare) == 1 and bare.isupper())
 
 
-def document_from_text(text: str, document_id: str) -> Document:
-    """A document of the text's paragraphs, sentences and words, spacing kept so that the text is rebuilt exactly."""
-    document = Document(id=document_id)
+def rule_sentences(text: str) -> list[list[tuple[int, int]]]:
+    """The splitter's sentences, as lists of word offsets, paragraph by paragraph."""
     starts = [0] + [m.end() for m in _PARAGRAPH.finditer(text)]
     ends = [m.start() for m in _PARAGRAPH.finditer(text)] + [len(text)]
+    return [sentence for start, end in zip(starts, ends) for sentence in split_sentences(text,
+                                                                                          split_words(text, start,
+                                                                                                      end))]
+
+
+def document_from_text(text: str, document_id: str, sentences: list[list[tuple[int, int]]] | None = None
+                       ) -> Document:
+    """A document of the text's paragraphs and sentences of words (``sentences``: word offsets a tokenizer made,
+    else the splitter's), spacing kept so that the text is rebuilt exactly."""
+    document = Document(id=document_id)
+    breaks = [m.start() for m in _PARAGRAPH.finditer(text)]
     nodes: list[tuple[Node, int, int]] = []
-    for paragraph, (start, end) in enumerate(zip(starts, ends)):
-        words = split_words(text, start, end)
-        for number, sentence_words in enumerate(split_sentences(text, words)):
-            sentence = Sentence(id=f"{document_id}-{len(document.sentences) + 1}",
-                                text=" ".join(text[sentence_words[0][0]:sentence_words[-1][1]].split()))
-            sentence.comments = [CommentSlot.SENT_ID, CommentSlot.TEXT]
-            if number == 0:
-                sentence.comments.insert(0, f"# newpar id = {document_id}-p{paragraph + 1}")
-            if not document.sentences:
-                sentence.comments.insert(0, CommentSlot.NEWDOC)
-            document.add_sentence(sentence)
-            for index, (begin, finish) in enumerate(sentence_words, 1):
-                node = sentence.add_node(Node(str(index), text[begin:finish]))
-                node.start_char, node.end_char = begin, finish
-                nodes.append((node, begin, finish))
+    paragraph = -1
+    for sentence_words in (sentences if sentences is not None else rule_sentences(text)):
+        opened = bisect.bisect_right(breaks, sentence_words[0][0])  # blank lines before the sentence
+        sentence = Sentence(id=f"{document_id}-{len(document.sentences) + 1}",
+                            text=" ".join(text[sentence_words[0][0]:sentence_words[-1][1]].split()))
+        sentence.comments = [CommentSlot.SENT_ID, CommentSlot.TEXT]
+        if opened != paragraph:
+            sentence.comments.insert(0, f"# newpar id = {document_id}-p{opened + 1}")
+            paragraph = opened
+        if not document.sentences:
+            sentence.comments.insert(0, CommentSlot.NEWDOC)
+        document.add_sentence(sentence)
+        for index, (begin, finish) in enumerate(sentence_words, 1):
+            node = sentence.add_node(Node(str(index), text[begin:finish]))
+            node.start_char, node.end_char = begin, finish
+            nodes.append((node, begin, finish))
     if nodes:
         lead = text[: nodes[0][1]]
         if lead:
@@ -111,10 +124,26 @@ def document_from_text(text: str, document_id: str) -> Document:
     return document
 
 
-def read_text_file(path: str | Path, lenient: bool = False, report: Report | None = None) -> Corpus:
+def tokenized(text: str, tokenizer: str, where: str, report: Report) -> list[list[tuple[int, int]]]:
+    """Sentences of word offsets from ``tokenizer`` (a ``udpipe:MODEL`` engine), else from the splitter."""
+    if not tokenizer or tokenizer == "rules":
+        report.add(SPLITTER, where)
+        return rule_sentences(text)
+    from harmonize.parsing import parser_for
+
+    engine = parser_for(tokenizer)
+    if engine is None or not hasattr(engine, "tokenize"):
+        raise HarmonizeError(f"tokenizer={tokenizer}: only udpipe:MODEL tokenizes here (or rules, the built-in "
+                             "splitter)")
+    report.add(f"sentences and words from the tokenizer of {engine.name}", where)
+    return engine.tokenize(text)
+
+
+def read_text_file(path: str | Path, lenient: bool = False, report: Report | None = None,
+                   tokenizer: str = "") -> Corpus:
     """A ``.txt`` file as a one-document corpus (id: the file name without ``.txt``)."""
     report = report if report is not None else Report()
     path = Path(path)
-    document = document_from_text(read_text(path), path.stem)
-    report.add(SPLITTER, str(path))
+    text = read_text(path)
+    document = document_from_text(text, path.stem, tokenized(text, tokenizer, str(path), report))
     return Corpus([document], meta={"source": str(path)})
