@@ -9,7 +9,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -133,3 +133,33 @@ def document_file_names(ids: Sequence[str | None], report: Report | None, fallba
             if document_id is not None and document_id != name:
                 report.add(ID_RENAMED, f"{document_id!r} -> {name}")
     return names
+
+
+def write_documents(documents: Sequence, out: Path, extension: str, render: Callable, report: Report) -> None:
+    """Each document rendered (``render(document, report)`` -> text) into ``OUT/<safe id><extension>``; ``out`` may
+    name one file with that extension when there is one document (writers of one file per document)."""
+    from harmonize.errors import FormatError
+
+    if out.suffix == extension and not out.is_dir():
+        if len(documents) != 1:
+            raise FormatError(str(out), None, f"one {extension} file holds one document; there are {len(documents)} "
+                                              "(give a folder)")
+        atomic_write_text(out, render(documents[0], report))
+        return
+    names = document_file_names([d.id for d in documents], report)
+    for name, document in zip(names, documents):
+        atomic_write_text(out / f"{name}{extension}", render(document, report))
+
+
+def write_pages(items: Sequence, labels: Sequence[str | None], output: Path, render: Callable,
+                render_index: Callable) -> list[Path]:
+    """HTML pages: one item and an ``.html`` output, that page; otherwise a folder with a page per item (named after
+    its label, safely) and ``index.html`` (``render_index(names)``). Returns the files written."""
+    if len(items) == 1 and output.suffix == ".html":
+        atomic_write_text(output, render(items[0]))
+        return [output]
+    names = [f"{name}.html" for name in safe_file_names(labels, reserved=["index"])]
+    for item, name in zip(items, names):
+        atomic_write_text(output / name, render(item))
+    atomic_write_text(output / "index.html", render_index(names))
+    return [*(output / name for name in names), output / "index.html"]

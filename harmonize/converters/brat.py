@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
-from harmonize.converters.surface import document_text, escape_spaces, set_gap
+from harmonize.converters.surface import document_text
 from harmonize.converters.text import document_from_text, tokenized
 from harmonize.errors import FormatError, Problems, Report, check_choice
 from harmonize.io import atomic_write_text, document_file_names, paused_gc, read_text
-from harmonize.schemas.model import Bridge, CommentSlot, Corpus, Document, Mention, Node, Sentence
+from harmonize.schemas.model import Bridge, Corpus, Document, Mention, Node
 
 TOKENS = ("whitespace", "rules", "parser")
 COREF = ("auto", "equiv", "relation", "entity-label")
@@ -122,30 +122,15 @@ def _encoding(coref: str, bounds: list[_TextBound], relations, equivalences, rel
     return "equiv"  # nothing links mentions: every mention is a singleton
 
 
-def _whitespace_document(text: str, document_id: str) -> Document:
-    """One sentence per non-blank line, words at white space, spacing kept."""
-    document = Document(id=document_id)
-    nodes: list[tuple[Node, int, int]] = []
-    position = 0
+def whitespace_sentences(text: str) -> list[list[tuple[int, int]]]:
+    """One sentence per non-blank line, words at white space (pretokenized text), as character offsets."""
+    sentences, position = [], 0
     for line in text.split("\n"):
         words = [(m.start() + position, m.end() + position) for m in re.finditer(r"\S+", line)]
         position += len(line) + 1
-        if not words:
-            continue
-        sentence = Sentence(id=f"{document_id}-{len(document.sentences) + 1}", text=" ".join(line.split()))
-        sentence.comments = [CommentSlot.SENT_ID, CommentSlot.TEXT]
-        if not document.sentences:
-            sentence.comments.insert(0, CommentSlot.NEWDOC)
-        document.add_sentence(sentence)
-        for index, (begin, end) in enumerate(words, 1):
-            node = sentence.add_node(Node(str(index), text[begin:end]))
-            node.start_char, node.end_char = begin, end
-            nodes.append((node, begin, end))
-    if nodes and nodes[0][1]:
-        nodes[0][0].misc["SpacesBefore"] = escape_spaces(text[: nodes[0][1]])
-    for (node, _begin, end), following in zip(nodes, [*nodes[1:], None]):
-        set_gap(node, text[end: following[1]] if following is not None else text[end:], last=following is None)
-    return document
+        if words:
+            sentences.append(words)
+    return sentences
 
 
 def read_brat(path: str | Path, lenient: bool = False, report: Report | None = None, tokens: str = "whitespace",
@@ -170,12 +155,12 @@ def _read_one(ann: Path, problem: Problems, tokens: str, coref: str, relation: s
         raise FormatError(str(ann), None, f"no text beside it: {txt.name} not found")
     text = read_text(txt)
     if tokens == "whitespace":
-        document = _whitespace_document(text, ann.stem)
+        sentences = whitespace_sentences(text)
     else:
         if tokens == "parser" and not tokenizer:
             raise FormatError(str(ann), None, "tokens=parser needs -I tokenizer=udpipe:MODEL (or convert --parse)")
         sentences = tokenized(text, tokenizer if tokens == "parser" else "rules", str(txt), problem.report)
-        document = document_from_text(text, ann.stem, sentences)
+    document = document_from_text(text, ann.stem, sentences)
     bounds, relations, equivalences = _parse_ann(read_text(ann), problem)
     encoding = _encoding(coref, bounds, relations, equivalences, relation)
     document.meta[META_ENCODING] = encoding

@@ -47,7 +47,7 @@ from pathlib import Path
 from harmonize.converters.choices import RUCOCO_ALIGNMENTS
 from harmonize.converters.surface import document_text, escape_spaces, set_gap
 from harmonize.errors import FormatError, Problems, Report, check_choice
-from harmonize.io import atomic_write_text, document_file_names, paused_gc, read_text
+from harmonize.io import paused_gc, read_text, write_documents
 from harmonize.schemas.model import INCLUDES, CommentSlot, Corpus, Document, Entity, Node, Sentence, made_sentence_id
 
 _SECTION = re.compile(r"\d{4}_([A-Za-z]+)_")
@@ -467,14 +467,4 @@ def _mention_span(mention, offsets: dict[Node, CharSpan], report: Report, docume
 
 def write_rucoco(corpus: Corpus, out: str | Path, report: Report | None = None) -> None:
     """Write each document as ``OUT/<id>.json``; OUT may name a ``.json`` file when the corpus has one document."""
-    report = report if report is not None else Report()
-    out = Path(out)
-    if out.suffix == ".json" and not out.is_dir():
-        if len(corpus.documents) != 1:
-            raise FormatError(str(out), None, f"one .json file holds one text; the corpus has "
-                                              f"{len(corpus.documents)} documents (give a folder)")
-        atomic_write_text(out, format_rucoco(corpus.documents[0], report))
-        return
-    names = document_file_names([d.id for d in corpus.documents], report)
-    for name, document in zip(names, corpus.documents):
-        atomic_write_text(out / f"{name}.json", format_rucoco(document, report))
+    write_documents(corpus.documents, Path(out), ".json", format_rucoco, report if report is not None else Report())

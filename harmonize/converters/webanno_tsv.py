@@ -41,7 +41,7 @@ from pathlib import Path
 from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, cross_sentence_parts
 from harmonize.converters.surface import document_text, set_gap
 from harmonize.errors import FormatError, Problems, Report, check_choice
-from harmonize.io import atomic_write_text, document_file_names, paused_gc, read_text
+from harmonize.io import paused_gc, read_text, write_documents
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Node, Sentence
 from harmonize.schemas.signature import document_signature
 
@@ -457,15 +457,6 @@ def _report_lost(document: Document, entity: Entity, report: Report) -> None:
 
 def write_webanno_tsv(corpus: Corpus, out: str | Path, report: Report | None = None) -> None:
     """Each document as ``OUT/<id>.tsv``; OUT may name a ``.tsv`` file when the corpus has one document."""
-    report = report if report is not None else Report()
-    out = Path(out)
     with paused_gc():
-        if out.suffix == ".tsv" and not out.is_dir():
-            if len(corpus.documents) != 1:
-                raise FormatError(str(out), None, f"one .tsv file holds one document; the corpus has "
-                                                  f"{len(corpus.documents)} (give a folder)")
-            atomic_write_text(out, format_webanno_tsv(corpus.documents[0], report))
-            return
-        names = document_file_names([d.id for d in corpus.documents], report)
-        for name, document in zip(names, corpus.documents):
-            atomic_write_text(out / f"{name}.tsv", format_webanno_tsv(document, report))
+        write_documents(corpus.documents, Path(out), ".tsv", format_webanno_tsv,
+                        report if report is not None else Report())

@@ -17,7 +17,7 @@ from pathlib import Path
 from harmonize.converters.surface import display_gaps
 from harmonize.error_analysis.analysis import DiffResult, PartitionDiff
 from harmonize.error_analysis.classify import ERRORS, OPERATIONS
-from harmonize.io import atomic_write_text, safe_file_names
+from harmonize.io import write_pages as write_page_files
 
 STYLE = """
 body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#222}
@@ -192,13 +192,5 @@ def render_index(result: DiffResult, names: list[str]) -> str:
 def write_pages(result: DiffResult, output: Path) -> list[Path]:
     """One compared document and an ``.html`` output: that page. Otherwise a folder with a page per document and an
     index sorted by errors."""
-    if len(result.partitions) == 1 and output.suffix == ".html":
-        atomic_write_text(output, render_partition(result.partitions[0]))
-        return [output]
-    names = [f"{name}.html" for name in safe_file_names([p.label for p in result.partitions], reserved=["index"])]
-    written = []
-    for partition, name in zip(result.partitions, names):
-        atomic_write_text(output / name, render_partition(partition))
-        written.append(output / name)
-    atomic_write_text(output / "index.html", render_index(result, names))
-    return [*written, output / "index.html"]
+    return write_page_files(result.partitions, [p.label for p in result.partitions], output, render_partition,
+                            lambda names: render_index(result, names))

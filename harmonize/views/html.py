@@ -13,7 +13,7 @@ import html
 from pathlib import Path
 
 from harmonize.converters.surface import display_gaps
-from harmonize.io import atomic_write_text, safe_file_names
+from harmonize.io import write_pages
 from harmonize.schemas.heads import ud_head
 from harmonize.schemas.model import Corpus, Document, Mention, Node
 
@@ -149,13 +149,5 @@ def _entity_index(corpus: Corpus, names: list[str]) -> str:
 
 def write_views(corpus: Corpus, output: Path) -> list[Path]:
     """One document and an ``.html`` output: that page. Otherwise a folder: a page per document and index.html."""
-    if len(corpus.documents) == 1 and output.suffix == ".html":
-        atomic_write_text(output, render_document(corpus.documents[0]))
-        return [output]
-    names = [f"{name}.html" for name in safe_file_names([d.id for d in corpus.documents], reserved=["index"])]
-    written = []
-    for document, name in zip(corpus.documents, names):
-        atomic_write_text(output / name, render_document(document))
-        written.append(output / name)
-    atomic_write_text(output / "index.html", render_index(corpus, names))
-    return [*written, output / "index.html"]
+    return write_pages(corpus.documents, [d.id for d in corpus.documents], output, render_document,
+                       lambda names: render_index(corpus, names))
