@@ -94,7 +94,9 @@ def read_tsv_coreference(path: str, document: Document, problem: Problems, text:
         _TsvReader(path, document, problem).read(text)
 
 
-class _Span:
+class SpanRecord:
+    """A span of a span layer: its key (id), the line (or position) it starts at, its words and feature values."""
+
     __slots__ = ("features", "first_line", "key", "nodes")
 
     def __init__(self, key: str, line: int) -> None:
@@ -111,7 +113,7 @@ class _TsvReader:
         self.problem = problem
         self.words = [node for node in document.nodes() if not node.is_empty]
         self.by_token_id: dict[str, Node] = {}
-        self.spans: dict[str, _Span] = {}
+        self.spans: dict[str, SpanRecord] = {}
         self.links: list[tuple[int, str, Node, str | None, str, str | None]] = []
 
     def read(self, text: str) -> None:
@@ -164,7 +166,7 @@ class _TsvReader:
                 key = span_id if span_id not in (None, "0") else f"{columns[0]}#{position}"
                 span = self.spans.get(key)
                 if span is None:
-                    span = self.spans[key] = _Span(key, number)
+                    span = self.spans[key] = SpanRecord(key, number)
                 if not span.nodes or span.nodes[-1] is not node:
                     span.nodes.append(node)
                 if value not in ("", "*"):
@@ -181,79 +183,17 @@ class _TsvReader:
                     self.links.append((number, kind, node, source, match[1], match[2] if match[2] != "0" else None))
 
     def build(self) -> None:
-        document = self.document
-        mentions: dict[str, Mention] = {}
-        for key, span in self.spans.items():
-            sentence = span.nodes[0].sentence
-            if any(n.sentence is not sentence for n in span.nodes):
-                self.problem(span.first_line, "span crosses a sentence boundary", f"span {key}")
-                continue
-            mentions[key] = Mention(span.nodes, attrs={f: v for f, v in span.features.items()
-                                                       if f in ("infstat", "salience", "centering")})
-        # Chains: union-find over the links that are not bridging.
-        parent: dict[str, str] = {key: key for key in mentions}
-
-        def root(key: str) -> str:
-            while parent[key] != key:
-                parent[key] = parent[parent[key]]
-                key = parent[key]
-            return key
-
         resolved: list[tuple[int, str, str, str]] = []
         for number, kind, node, source, target_token, target_id in self.links:
             target_node = self.by_token_id.get(target_token)
             source_key = source if source is not None else self._one_token_key(node, target_id)
             target_key = target_id if target_id is not None else (
                 self._one_token_key(target_node, source_key) if target_node is not None else None)
-            if source_key not in mentions or target_key not in mentions:
+            if source_key not in self.spans or target_key not in self.spans:
                 self.problem(number, "link to an unknown span", f"{kind} -> {target_token}")
                 continue
             resolved.append((number, kind, source_key, target_key))  # type: ignore[arg-type]
-            if not kind.startswith(_CHAIN_BREAKING):
-                parent[root(target_key)] = root(source_key)  # type: ignore[arg-type]
-                mentions[target_key].link = kind  # type: ignore[index]
-        # A chain's first mention has no link into it; GUM's CorefUD gives it the type of its link onward.
-        for _number, kind, source_key, _target_key in resolved:
-            if not kind.startswith(_CHAIN_BREAKING) and mentions[source_key].link is None:
-                mentions[source_key].link = kind
-        ordered = sorted(mentions.items(), key=lambda item: item[1].order)
-        entities: dict[str, Entity] = {}
-        for key, mention in ordered:
-            group = root(key)
-            entity = entities.get(group)
-            span = self.spans[key]
-            if entity is None:
-                entity = entities[group] = Entity(str(len(entities) + 1), span.features.get("entity"),
-                                                  document=document)
-                if "identity" in span.features:
-                    entity.attrs["identity"] = span.features["identity"]
-                document.entities.append(entity)
-            else:
-                self._check_identity(span, entity)
-                etype = span.features.get("entity")
-                if etype is not None and entity.type is not None and etype != entity.type:
-                    mention.etype = etype
-            mention.entity = entity
-            entity.mentions.append(mention)
-            for node in mention.words:
-                node.mentions += (mention,)
-        splits: dict[Mention, list[Entity]] = {}
-        for number, kind, source_key, target_key in resolved:
-            if not kind.startswith(_CHAIN_BREAKING):
-                continue
-            anaphor, antecedent = mentions[target_key], mentions[source_key].entity
-            assert antecedent is not None and anaphor.entity is not None
-            if antecedent is anaphor.entity:
-                self.problem(number, "bridging inside one entity", f"{kind} from span {source_key}")
-            elif kind == "bridge:aggr":
-                splits.setdefault(anaphor, [])
-                if antecedent not in splits[anaphor]:
-                    splits[anaphor].append(antecedent)
-            elif not any(b.anaphor is anaphor and b.antecedent is antecedent for b in document.bridges):
-                document.bridges.append(Bridge(anaphor, antecedent, kind.partition(":")[2] or None))
-        for anaphor, antecedents in splits.items():
-            assert anaphor.entity is not None
-            document.split_antecedents.append(SplitAntecedent(anaphor.entity, antecedents, anaphor))
+        build_coreference(self.document, self.spans, resolved, self.problem)
 
     def _one_token_key(self, node: Node | None, other_end: str | None = None) -> str | None:
         """The span a link names by id 0 on a token: its id-less one-token span. The raw Reddit builds also write 0
@@ -272,8 +212,84 @@ class _TsvReader:
             return starting[0]
         return None
 
-    def _check_identity(self, span: _Span, entity: Entity) -> None:
-        value, current = span.features.get("identity"), entity.attrs.get("identity")
-        if value is not None and current is not None and value != current:
-            self.problem(span.first_line, "conflicting entity identity",
-                         f"{entity.id} is {current!r} earlier and {value!r} here")
+
+def build_coreference(document: Document, spans: dict[str, SpanRecord], links: list[tuple[int, str, str, str]],
+                      problem: Problems) -> None:
+    """Mentions, entities, bridges and split antecedents from GUM-style spans and links ((line, type, source span,
+    target span)): chains of the links that are not bridging, GUM's link types and attributes (see the module).
+    Shared by GUM's TSV and by span + relation layers in UIMA XMI."""
+    mentions: dict[str, Mention] = {}
+    for key, span in spans.items():
+        sentence = span.nodes[0].sentence
+        if any(n.sentence is not sentence for n in span.nodes):
+            problem(span.first_line, "span crosses a sentence boundary", f"span {key}")
+            continue
+        mentions[key] = Mention(span.nodes, attrs={f: v for f, v in span.features.items()
+                                                   if f in ("infstat", "salience", "centering")})
+    # Chains: union-find over the links that are not bridging.
+    parent: dict[str, str] = {key: key for key in mentions}
+
+    def root(key: str) -> str:
+        while parent[key] != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    resolved = []
+    for number, kind, source_key, target_key in links:
+        if source_key in mentions and target_key in mentions:
+            resolved.append((number, kind, source_key, target_key))
+        else:  # a span left out above
+            problem(number, "link to an unknown span", f"{kind}: span {source_key} -> span {target_key}")
+    for _number, kind, source_key, target_key in resolved:
+        if not kind.startswith(_CHAIN_BREAKING):
+            parent[root(target_key)] = root(source_key)
+            mentions[target_key].link = kind
+    # A chain's first mention has no link into it; GUM's CorefUD gives it the type of its link onward.
+    for _number, kind, source_key, _target_key in resolved:
+        if not kind.startswith(_CHAIN_BREAKING) and mentions[source_key].link is None:
+            mentions[source_key].link = kind
+    ordered = sorted(mentions.items(), key=lambda item: item[1].order)
+    entities: dict[str, Entity] = {}
+    for key, mention in ordered:
+        group = root(key)
+        entity = entities.get(group)
+        span = spans[key]
+        if entity is None:
+            entity = entities[group] = Entity(str(len(entities) + 1), span.features.get("entity"), document=document)
+            if "identity" in span.features:
+                entity.attrs["identity"] = span.features["identity"]
+            document.entities.append(entity)
+        else:
+            _check_identity(span, entity, problem)
+            etype = span.features.get("entity")
+            if etype is not None and entity.type is not None and etype != entity.type:
+                mention.etype = etype
+        mention.entity = entity
+        entity.mentions.append(mention)
+        for node in mention.words:
+            node.mentions += (mention,)
+    splits: dict[Mention, list[Entity]] = {}
+    for number, kind, source_key, target_key in resolved:
+        if not kind.startswith(_CHAIN_BREAKING):
+            continue
+        anaphor, antecedent = mentions[target_key], mentions[source_key].entity
+        assert antecedent is not None and anaphor.entity is not None
+        if antecedent is anaphor.entity:
+            problem(number, "bridging inside one entity", f"{kind} from span {source_key}")
+        elif kind == "bridge:aggr":
+            splits.setdefault(anaphor, [])
+            if antecedent not in splits[anaphor]:
+                splits[anaphor].append(antecedent)
+        elif not any(b.anaphor is anaphor and b.antecedent is antecedent for b in document.bridges):
+            document.bridges.append(Bridge(anaphor, antecedent, kind.partition(":")[2] or None))
+    for anaphor, antecedents in splits.items():
+        assert anaphor.entity is not None
+        document.split_antecedents.append(SplitAntecedent(anaphor.entity, antecedents, anaphor))
+
+
+def _check_identity(span: SpanRecord, entity: Entity, problem: Problems) -> None:
+    value, current = span.features.get("identity"), entity.attrs.get("identity")
+    if value is not None and current is not None and value != current:
+        problem(span.first_line, "conflicting entity identity",
+                f"{entity.id} is {current!r} earlier and {value!r} here")
