@@ -70,3 +70,76 @@ def test_broken_xmi_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "bad.xmi").write_text("<xmi:XMI", encoding="utf-8")
     with pytest.raises(FormatError, match="bad.xmi.*not a readable UIMA XMI"):
         read_xmi(tmp_path / "bad.xmi")
+
+
+def gum_as_xmi(tsv: Path, out: Path) -> harmonize.Document:
+    """A real GUM document as INCEpTION would export its span + relation layers (webanno.custom.Referent and
+    webanno.custom.Coref) in XMI: each chain's mentions linked one to the next, bridges and split antecedents as
+    bridge relations. Returns the document as the GUM reader reads it."""
+    from cassis import Cas
+
+    from harmonize.converters.surface import document_text
+    from harmonize.converters.xmi import dkpro_type_system
+
+    document = read_webanno_tsv(tsv).documents[0]
+    system = dkpro_type_system()
+    referent = system.create_type("webanno.custom.Referent")
+    for name in ("entity", "infstat", "salience", "identity", "centering"):
+        system.create_feature(referent, name, "uima.cas.String")
+    coref = system.create_type("webanno.custom.Coref")
+    system.create_feature(coref, "Governor", referent)
+    system.create_feature(coref, "Dependent", referent)
+    system.create_feature(coref, "type", "uima.cas.String")
+    surface = document_text(document)
+    cas = Cas(typesystem=system, sofa_string=surface.text)
+    token = system.get_type("de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Token")
+    sentence_type = system.get_type("de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Sentence")
+    for sentence in document.sentences:
+        words = [n for n in sentence.nodes if n in surface.offsets]
+        cas.add(sentence_type(begin=surface.offsets[words[0]][0], end=surface.offsets[words[-1]][1]))
+        for node in words:
+            cas.add(token(begin=surface.offsets[node][0], end=surface.offsets[node][1]))
+    spans = {}
+    for entity in document.entities:
+        for mention in entity.mentions:
+            features = {"entity": mention.entity_type, **mention.attrs}
+            if "identity" in entity.attrs:
+                features["identity"] = entity.attrs["identity"]
+            spans[id(mention)] = referent(begin=surface.offsets[mention.words[0]][0],
+                                          end=surface.offsets[mention.words[-1]][1], **features)
+            cas.add(spans[id(mention)])
+
+    def relate(source: harmonize.Mention, target: harmonize.Mention, kind: str) -> None:
+        cas.add(coref(begin=surface.offsets[source.words[0]][0], end=surface.offsets[source.words[-1]][1],
+                      Dependent=spans[id(source)], Governor=spans[id(target)], type_=kind))
+
+    for entity in document.entities:
+        for earlier, later in zip(entity.mentions, entity.mentions[1:]):
+            relate(earlier, later, later.link or "coref")
+    for bridge in document.bridges:
+        relate(bridge.antecedent.mentions[0], bridge.anaphor, f"bridge:{bridge.label}")
+    for split in document.split_antecedents:
+        for antecedent in split.antecedents:
+            relate(antecedent.mentions[0], split.anchor or split.entity.mentions[0], "bridge:aggr")
+    out.write_text(cas.to_xmi(), encoding="utf-8")
+    (out.parent / "TypeSystem.xml").write_text(system.to_xml(), encoding="utf-8")
+    return harmonize.read(tsv, "gum").documents[0]
+
+
+@pytest.mark.parametrize("name", ["GUM_bio_byron", "GUM_news_iodine"])
+@pytest.mark.filterwarnings("ignore:Trying to add feature `type`")
+def test_gum_span_and_relation_layers_in_xmi(name: str, tmp_path: Path) -> None:
+    gum = gum_as_xmi(shared("gum", "v11.1.0", "coref_tsv", f"{name}.tsv"), tmp_path / f"{name}.xmi")
+    ours = read_xmi(tmp_path / f"{name}.xmi").documents[0]
+
+    def key(mention: harmonize.Mention) -> tuple:
+        return (mention.sentence.index, tuple(w.id for w in mention.words))
+
+    def partition(document: harmonize.Document) -> set:
+        return {frozenset(key(m) for m in e.mentions) for e in document.entities}
+
+    assert partition(ours) == partition(gum)
+    assert {(key(m), m.link, m.entity_type) for e in ours.entities for m in e.mentions[1:]} == {
+        (key(m), m.link, m.entity_type) for e in gum.entities for m in e.mentions[1:]}
+    assert {(key(b.anaphor), b.label) for b in ours.bridges} == {(key(b.anaphor), b.label) for b in gum.bridges}
+    assert len(ours.split_antecedents) == len(gum.split_antecedents)

@@ -185,11 +185,15 @@ register(
         summary="UIMA CAS XMI (INCEpTION, DKPro Core; a .zip of XMI files as a corpus): coreference chains, via "
                 "dkpro-cassis",
         extension=".xmi",
-        reader=lambda path, lenient, report, typesystem="": _module("xmi").read_xmi(path, lenient, report,
-                                                                                  typesystem),
+        reader=lambda path, lenient, report, typesystem="", span_layer="", relation_layer="": _module(
+            "xmi").read_xmi(path, lenient, report, typesystem, span_layer, relation_layer),
         writer=lambda corpus, path, report: _module("xmi").write_xmi(corpus, path, report),
-        reader_options={"typesystem": ((), "the type system XML (default: TypeSystem.xml beside the input, else "
-                                           "the DKPro Core types harmonize writes)")},
+        reader_options={
+            "typesystem": ((), "the type system XML (default: TypeSystem.xml beside the input, else the DKPro Core "
+                               "types harmonize writes)"),
+            "span_layer": ((), "a span type whose spans are mentions (with relation_layer; GUM's layout)"),
+            "relation_layer": ((), "a relation type (Governor, Dependent) whose relations link the mentions"),
+        },
         accepts=(".xmi", ".zip"),
         writes_per_document=True,
     )

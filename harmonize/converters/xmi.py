@@ -14,8 +14,11 @@ The mapping, in one place:
   mentions: the words a link covers (a link inside a word: that word, counted; a zero-length link: an empty node
   after the word it touches, as the WebAnno TSV reader does), its ``referenceType`` as the mention attribute
   ``reftype``, its ``referenceRelation`` as the link type into the next mention (``Mention.link``);
-* everything else in the CAS (POS, lemmas, named entities, custom span and relation layers) is counted in the report
-  and not read.
+* or, where the CAS has no chains, a span layer and a relation layer used for coreference as GUM uses them
+  (``-I span_layer= -I relation_layer=``, or found by itself: a relation type named like coreference whose
+  ``Governor`` points to a span type): spans are mentions with their features, relations link them, read exactly
+  as GUM's TSV is (:func:`harmonize.converters.gum.build_coreference`; a relation's ``Dependent`` is its source);
+* everything else in the CAS (POS, lemmas, named entities, other layers) is counted in the report and not read.
 
 The writer makes ``OUT/<id>.xmi`` per document and ``OUT/TypeSystem.xml``: the text as the sofa, Sentence and Token
 annotations, a ``CoreferenceChain`` per entity (singletons included) with a ``CoreferenceLink`` per mention
@@ -88,7 +91,8 @@ def _load(data: bytes, where: str, loader):
                                        f"{str(error).splitlines()[0] if str(error) else ''}") from None
 
 
-def read_xmi(path: str | Path, lenient: bool = False, report: Report | None = None, typesystem: str = "") -> Corpus:
+def read_xmi(path: str | Path, lenient: bool = False, report: Report | None = None, typesystem: str = "",
+             span_layer: str = "", relation_layer: str = "") -> Corpus:
     """An XMI file, a folder of them, or a zip of them (INCEpTION's project export) as a corpus."""
     from cassis import load_cas_from_xmi, load_typesystem
 
@@ -111,7 +115,8 @@ def read_xmi(path: str | Path, lenient: bool = False, report: Report | None = No
                     cas = _load(archive.read(name), where,
                                 lambda data, system=system: load_cas_from_xmi(data, typesystem=system,
                                                                               lenient=lenient))
-                    corpus.documents.append(_document(cas, Path(name).stem, Problems(where, lenient, report)))
+                    corpus.documents.append(_document(cas, Path(name).stem, Problems(where, lenient, report),
+                                                      (span_layer, relation_layer)))
             return corpus
         files = sorted(path.glob("*.xmi")) if path.is_dir() else [path]
         for file in files:
@@ -119,11 +124,11 @@ def read_xmi(path: str | Path, lenient: bool = False, report: Report | None = No
             system = _type_system(file, typesystem, problem)
             cas = _load(file.read_bytes(), str(file),
                         lambda data, system=system: load_cas_from_xmi(data, typesystem=system, lenient=lenient))
-            corpus.documents.append(_document(cas, file.stem, problem))
+            corpus.documents.append(_document(cas, file.stem, problem, (span_layer, relation_layer)))
     return corpus
 
 
-def _document(cas, name: str, problem: Problems) -> Document:
+def _document(cas, name: str, problem: Problems, layers: tuple[str, str]) -> Document:
     text = cas.sofa_string or ""
     document = Document(id=name)
     tokens = sorted(((t.begin, t.end) for t in _select(cas, TOKEN)), key=lambda t: t)
@@ -149,8 +154,64 @@ def _document(cas, name: str, problem: Problems) -> Document:
         if following is not None and following.sentence is node.sentence:
             gap = text[node.end_char:following.start_char]  # type: ignore[misc]
             set_gap(node, gap if gap.isspace() or not gap else " ", last=False)
-    _chains(cas, document, nodes, problem)
+    relations = _span_relation_layers(cas, layers, problem)
+    if relations is not None:
+        _spans_and_relations(cas, document, nodes, relations, problem)
+    else:
+        _chains(cas, document, nodes, problem)
     return document
+
+
+def _span_relation_layers(cas, layers: tuple[str, str], problem: Problems):
+    """(span type, relation type) to read coreference from: the options', else a relation type named like coreference
+    (GUM's ``webanno.custom.Coref``) whose ``Governor`` points to a span type, where the CAS has no chains."""
+    span_name, relation_name = layers
+    types = {t.name: t for t in cas.typesystem.get_types()}
+    if span_name or relation_name:
+        for name in (span_name, relation_name):
+            if name not in types:
+                raise FormatError(problem.path, None, f"no type {name!r} in the type system")
+        return types[span_name], types[relation_name]
+    for relation in types.values():
+        features = {f.name: f for f in relation.all_features}
+        if "coref" in relation.name.lower() and "Governor" in features and "Dependent" in features:
+            span = features["Governor"].rangeType
+            if _select(cas, relation.name) and not any(
+                    any(f.name == "first" for f in t.all_features) and _select(cas, t.name) for t in types.values()):
+                return types.get(getattr(span, "name", span)), relation
+    return None
+
+
+def _spans_and_relations(cas, document: Document, nodes: list[Node], layers, problem: Problems) -> None:
+    """Mentions and links as GUM's TSV has them, on a span layer and a relation layer (Dependent: the source, as the
+    TSV writes a relation on its dependent's token; Governor: the target)."""
+    from harmonize.converters.gum import SpanRecord, build_coreference
+
+    span_type, relation_type = layers
+    starts = [n.start_char for n in nodes]
+    spans: dict[str, SpanRecord] = {}
+    for annotation in _select(cas, span_type.name):
+        words = _covered(annotation.begin, annotation.end, nodes, starts, {}, problem)
+        if not words:
+            problem(None, "span covers no word", f"{span_type.name} {annotation.begin}-{annotation.end}")
+            continue
+        record = SpanRecord(str(annotation.xmiID), annotation.begin)
+        record.nodes = words
+        for feature in span_type.all_features:
+            value = _feature(annotation, feature.name) if feature.name not in ("begin", "end", "sofa") else None
+            if isinstance(value, str):
+                record.features[_feature_name(feature.name)] = value
+        spans[record.key] = record
+    kind_feature = next((f.name for f in relation_type.all_features if _feature_name(f.name) == "type"), None)
+    links = []
+    for relation in _select(cas, relation_type.name):
+        source, target = relation.get("Dependent"), relation.get("Governor")
+        if source is None or target is None:
+            problem(None, "relation without both ends", f"{relation_type.name} at {relation.begin}")
+            continue
+        kind = (_feature(relation, kind_feature) if kind_feature else None) or relation_type.name.rsplit(".", 1)[-1]
+        links.append((relation.begin, kind, str(source.xmiID), str(target.xmiID)))
+    build_coreference(document, spans, links, problem)
 
 
 def _select(cas, type_name: str) -> list:
@@ -202,6 +263,11 @@ def _chains(cas, document: Document, nodes: list[Node], problem: Problems) -> No
     for name, count in sorted(counted.items()):
         if name not in link_types and not name.startswith("uima.") and "DocumentMetaData" not in name:
             problem.report.add(NOT_READ, f"{problem.path}: {name}", count)
+
+
+def _feature_name(name: str) -> str:
+    """A feature's name as the type system declares it: cassis renames ``type`` (a Python builtin) to ``type_``."""
+    return (name[:-1] if name == "type_" else name).lower()
 
 
 def _feature(structure, name: str) -> str | None:
