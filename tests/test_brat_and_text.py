@@ -182,3 +182,33 @@ def test_brat_tokens_from_a_parser(udpipe_tokenizing_model: Path, tmp_path: Path
     assert [m.text for m in document.entities[0].mentions] == ["Anna", "She"]
     with pytest.raises(FormatError, match="tokens=parser needs"):
         read_brat(tmp_path / "d.ann", tokens="parser")
+
+
+def test_stanzas_tokenizer_is_used_on_raw_text() -> None:
+    """With a stand-in of stanza's interface (the real models cannot be downloaded here): sentences of tokens with
+    their character offsets, as stanza's tokenize processor gives them."""
+    import re
+    from types import SimpleNamespace
+
+    from harmonize.parsing.stanza import StanzaParser
+
+    def tokenizer(language: str):
+        assert language == "en"
+
+        def run(text: str) -> SimpleNamespace:
+            sentences = []
+            for line_start, line in ((m.start(), m.group()) for m in re.finditer(r"[^\n]+", text)):
+                tokens = [SimpleNamespace(start_char=line_start + m.start(), end_char=line_start + m.end())
+                          for m in re.finditer(r"\w+|[^\w\s]", line)]
+                sentences.append(SimpleNamespace(tokens=tokens))
+            return SimpleNamespace(sentences=sentences)
+        return run
+
+    parser = StanzaParser("en", make_tokenizer=tokenizer)
+    text = "Ann met Bo.\nShe left!\n"
+    document = document_from_text(text, "d", parser.tokenize(text))
+    assert [[n.form for n in s.nodes] for s in document.sentences] == [["Ann", "met", "Bo", "."],
+                                                                       ["She", "left", "!"]]
+    assert document_text(document).text == text
+    with pytest.raises(harmonize.HarmonizeError, match="stanza:LANG"):
+        StanzaParser(make_tokenizer=tokenizer).tokenize(text)

@@ -9,9 +9,9 @@ non-space character alone ("..." and "--" stay whole). The whitespace between wo
 ``SpacesAfter`` (and ``SpacesBefore`` for the first word), so that the document's text is rebuilt exactly
 (:func:`harmonize.converters.surface.document_text`). The report says that the built-in splitter was used.
 
-With ``-I tokenizer=udpipe:MODEL`` (also set by ``convert --parse udpipe:MODEL``) the model's tokenizer makes the
-sentences and words instead (a multiword token is one word), said in the report; paragraphs stay at blank lines.
-Stanza's tokenizer is not used yet.
+With ``-I tokenizer=udpipe:MODEL`` or ``stanza:LANG`` (also set by ``convert --parse ENGINE``) the engine's
+tokenizer makes the sentences and words instead (a multiword token is one word), said in the report; paragraphs
+stay at blank lines.
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def document_from_text(text: str, document_id: str, sentences: list[list[tuple[i
 
 
 def tokenized(text: str, tokenizer: str, where: str, report: Report) -> list[list[tuple[int, int]]]:
-    """Sentences of word offsets from ``tokenizer`` (a ``udpipe:MODEL`` engine), else from the splitter."""
+    """Sentences of word offsets from ``tokenizer`` (``udpipe:MODEL``, ``stanza:LANG``), else from the splitter."""
     if not tokenizer or tokenizer == "rules":
         report.add(SPLITTER, where)
         return rule_sentences(text)
@@ -133,8 +133,7 @@ def tokenized(text: str, tokenizer: str, where: str, report: Report) -> list[lis
 
     engine = parser_for(tokenizer)
     if engine is None or not hasattr(engine, "tokenize"):
-        raise HarmonizeError(f"tokenizer={tokenizer}: only udpipe:MODEL tokenizes here (or rules, the built-in "
-                             "splitter)")
+        raise HarmonizeError(f"tokenizer={tokenizer}: udpipe:MODEL, stanza:LANG or rules (the built-in splitter)")
     report.add(f"sentences and words from the tokenizer of {engine.name}", where)
     return engine.tokenize(text)
 

@@ -1,7 +1,8 @@
 """stanza (``pip install 'harmonize[parse]'``): ``--parse stanza[:LANG]``.
 
 The pipeline runs tokenize (pretokenized: the source's words are the tokens), mwt where the language has it,
-pos, lemma and depparse, on the GPU when torch sees one. It never downloads anything: models must already be in
+pos, lemma and depparse, on the GPU when torch sees one. Readers of raw text (``--from text``, brat with
+``-I tokens=parser``) use its tokenize processor on the raw text through :meth:`StanzaParser.tokenize`. It never downloads anything: models must already be in
 ``STANZA_RESOURCES_DIR`` (stanza's default: ``~/.cache/stanza/<version>/resources``); where they are not, the
 error says which language is missing and the command that fetches it on a connected machine.
 """
@@ -42,8 +43,14 @@ def missing_models(language: str, where: Path, detail: str = "") -> HarmonizeErr
         f"(harmonize never downloads models)")
 
 
-def load_pipeline(language: str, processors: str | None = None) -> Any:
-    """A stanza pipeline for pretokenized text in ``language`` from the models on disk, or the error above."""
+def load_tokenizer(language: str) -> Any:
+    """A stanza pipeline that only tokenizes raw text (sentences, tokens with their character offsets)."""
+    return load_pipeline(language, "tokenize", pretokenized=False)
+
+
+def load_pipeline(language: str, processors: str | None = None, pretokenized: bool = True) -> Any:
+    """A stanza pipeline for pretokenized text (else raw text) in ``language`` from the models on disk, or the error
+    above."""
     where = resources_dir()
     try:
         resources = json.loads((where / "resources.json").read_text(encoding="utf-8"))
@@ -58,7 +65,7 @@ def load_pipeline(language: str, processors: str | None = None) -> Any:
 
     try:
         return stanza.Pipeline(language, dir=str(where), processors=processors or ",".join(wanted),
-                               tokenize_pretokenized=True, download_method=None, logging_level="WARN")
+                               tokenize_pretokenized=pretokenized, download_method=None, logging_level="WARN")
     except (OSError, ValueError, KeyError, RuntimeError) as error:  # stanza's own errors derive from these
         raise missing_models(language, where, f"{type(error).__name__}: {error}".splitlines()[0]) from None
 
@@ -73,11 +80,25 @@ class StanzaParser:
     shares_processes = False
 
     def __init__(self, language: str | None = None,
-                 make_pipeline: Callable[[str], Any] = load_pipeline) -> None:
+                 make_pipeline: Callable[[str], Any] = load_pipeline,
+                 make_tokenizer: Callable[[str], Any] = load_tokenizer) -> None:
         self.language = language
         self.name = f"stanza:{language}" if language else "stanza"
         self._make_pipeline = make_pipeline
+        self._make_tokenizer = make_tokenizer
         self._pipelines: dict[str, Any] = {}
+        self._tokenizer: Any = None
+
+    def tokenize(self, text: str) -> list[list[tuple[int, int]]]:
+        """Sentences of raw text as lists of token [begin, end) character offsets (stanza's tokenize processor;
+        a multiword token is one token)."""
+        if not self.language:
+            raise HarmonizeError("stanza tokenizes in one language: tokenizer=stanza:LANG")
+        if self._tokenizer is None:
+            self._tokenizer = self._make_tokenizer(self.language)
+        document = self._tokenizer(text)
+        return [[(token.start_char, token.end_char) for token in sentence.tokens]
+                for sentence in document.sentences if sentence.tokens]
 
     def parse(self, sentences: list[list[str]], language: str | None) -> list[list[ParsedWord]]:
         language = self.language or language
