@@ -64,7 +64,17 @@ def diff(key: str | Path, response: str | Path, format: str = "corefud", **optio
     return analyse(key, response, format, **options)
 
 
+def __getattr__(name: str) -> Any:
+    """``harmonize.build``, imported on first use: the package ``harmonize/build/``, which can be called as
+    ``harmonize.build(recipe, output, ...)`` (see :func:`harmonize.build.build`)."""
+    if name == "build":
+        import harmonize.build
+
+        return harmonize.build
+    raise AttributeError(f"module 'harmonize' has no attribute {name!r}")
+
+
 __all__ = [
     "Bridge", "Conversion", "Corpus", "Document", "Entity", "FormatError", "HarmonizeError", "Mention", "ModelError",
-    "Node", "Report", "Sentence", "SplitAntecedent", "convert", "diff", "formats", "parse", "read", "score", "write",
+    "Node", "Report", "Sentence", "SplitAntecedent", "build", "convert", "diff", "formats", "parse", "read", "score", "write",
 ]

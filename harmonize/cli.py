@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
@@ -234,6 +235,38 @@ def diff(
         written = write_pages(result, output)
         _say(f"wrote {len(written)} page(s) to {output}")
     _say_report(result.report)
+
+
+@app.command()
+def build(
+    recipe: Annotated[Path, typer.Argument(help="The collection's recipe (TOML; see the README's Collections).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="The release folder.")],
+    jobs: Annotated[int, typer.Option(help="Corpora built at once (0: one per core).")] = 0,
+    engine: Annotated[str, typer.Option(help="local (a process pool) or ray (pip install 'harmonize[distributed]')."
+                                        )] = "local",
+    address: Annotated[str | None, typer.Option(help="With --engine ray: an existing cluster's address.")] = None,
+    only: Annotated[str | None, typer.Option(help="Build this corpus only (the others from the cache).")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would be built, build nothing.")] = False,
+    clean: Annotated[bool, typer.Option(help="Drop the cache first: build everything again.")] = False,
+    keep_going: Annotated[bool, typer.Option("--keep-going", help="Build the other corpora when one fails.")] = False,
+) -> None:
+    """Build a harmonized multi-corpus release from one recipe: the same bytes every time, only what changed."""
+    from harmonize.build import build as run_build
+    from harmonize.build.recipe import RecipeError
+
+    try:
+        result = run_build(recipe, output, jobs=jobs, engine=engine, address=address, only=only, dry_run=dry_run,
+                           clean=clean, keep_going=keep_going, log=_say)
+    except RecipeError as error:  # a recipe that cannot be built is a usage error, in one line
+        _say(f"harmonize: error: {error}")
+        raise typer.Exit(2) from None
+    states = Counter(result.corpora.values())
+    _say(f"{'planned' if dry_run else 'built'} {output}: " + ", ".join(f"{n} {s}" for s, n in sorted(states.items()))
+         + (f" in {result.seconds:.1f} s" if not dry_run else ""))
+    for name, error in result.failures.items():
+        _say(f"failed: {name}: {error}")
+    if result.failures:
+        raise typer.Exit(1)
 
 
 @app.command()

@@ -1,0 +1,196 @@
+"""harmonize build: the shipped example recipe, every bad-recipe case, byte-identical builds, incremental rebuilds,
+resuming after a failure, and the Ray engine giving the same bytes."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import harmonize
+from harmonize.build import load_recipe
+from harmonize.build.recipe import RecipeError
+from tests.conftest import ROOT, SHARED_DATA, shared
+
+EXAMPLE = ROOT / "examples" / "collection.toml"
+
+
+def small_recipe(folder: Path, extra: str = "", corpora: str | None = None) -> Path:
+    """Two small corpora: ParCorFull English (a share split) and two ECB+ topics (their own split)."""
+    data = shared("mmax2", "parcorfull", "news", "EN").parent.parent.parent.parent
+    corpora = corpora if corpora is not None else f"""
+[[corpus]]
+name = "en_parcorfull"
+from = "mmax2"
+input = ["{data}/mmax2/parcorfull/news/EN"]
+split = {{train = 8, dev = 1, test = 1, seed = 0}}
+
+[[corpus]]
+name = "en_ecbplus"
+from = "ecbplus"
+input = ["{data}/ecbplus/ECB+/1", "{data}/ecbplus/ECB+/2"]
+"""
+    path = folder / "recipe.toml"
+    path.write_text(f"""[collection]
+name = "small"
+version = "1"
+{corpora}
+[outputs]
+formats = ["corefud", "conll2012"]
+views = false
+pcr = true
+{extra}
+""", encoding="utf-8")
+    return path
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and ".cache" not in p.relative_to(folder).parts}
+
+
+def test_the_example_recipe_builds_one_corpus(tmp_path: Path) -> None:
+    if not SHARED_DATA.exists():
+        pytest.skip(f"{SHARED_DATA} not found: set HARMONIZE_SHARED_DATA to the shared data folder")
+    recipe = load_recipe(EXAMPLE)
+    assert [c.name for c in recipe.corpora] == ["en_gum", "en_parcorfull", "de_potsdam", "en_ecbplus", "ru_rucoco",
+                                                "en_litbank"]
+    result = harmonize.build(EXAMPLE, tmp_path / "release", only="en_parcorfull")
+    assert result.corpora["en_parcorfull"] == "built" and result.corpora["en_gum"] == "skipped (--only)"
+    release = tmp_path / "release"
+    for name in ("README.md", "MANIFEST.sha256", "stats.md", "stats.json", "validation.md", "pcr/train.jsonl",
+                 "en_parcorfull/en_parcorfull-corefud-train.conllu", "en_parcorfull/stats.md",
+                 "views/en_parcorfull/index.html", "plots/collection.png"):
+        assert (release / name).is_file(), name
+    readme = (release / "README.md").read_text(encoding="utf-8")
+    assert "harmonize-demo" in readme and "## Recipe" in readme and str(ROOT) not in readme
+    done = subprocess.run(["sha256sum", "-c", "MANIFEST.sha256", "--quiet"], cwd=release, capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_two_builds_are_byte_identical_and_a_rebuild_does_no_work(tmp_path: Path) -> None:
+    recipe = small_recipe(tmp_path)
+    first = harmonize.build(recipe, tmp_path / "a")
+    harmonize.build(recipe, tmp_path / "b")
+    assert first.corpora == {"en_parcorfull": "built", "en_ecbplus": "built"}
+    assert tree(tmp_path / "a") == tree(tmp_path / "b")
+    stamps = {p: p.stat().st_mtime_ns for p in (tmp_path / "a").rglob("*") if p.is_file()}
+    again = harmonize.build(recipe, tmp_path / "a")
+    assert again.corpora == {"en_parcorfull": "cached", "en_ecbplus": "cached"}
+    assert {p: p.stat().st_mtime_ns for p in (tmp_path / "a").rglob("*") if p.is_file()} == stamps  # nothing written
+    assert again.seconds < 0.2 * first.seconds
+
+
+def test_a_changed_input_rebuilds_its_corpus_alone(tmp_path: Path) -> None:
+    topic = tmp_path / "ecb" / "1"
+    shutil.copytree(shared("ecbplus", "ECB+", "1"), topic)
+    data = SHARED_DATA
+    recipe = small_recipe(tmp_path, corpora=f"""
+[[corpus]]
+name = "en_parcorfull"
+from = "mmax2"
+input = ["{data}/mmax2/parcorfull/news/EN"]
+split = {{train = 8, dev = 1, test = 1, seed = 0}}
+
+[[corpus]]
+name = "en_ecbplus"
+from = "ecbplus"
+input = ["ecb/1"]
+split = {{train = 1, dev = 1, test = 1, seed = 3}}
+""")
+    harmonize.build(recipe, tmp_path / "release")
+    first_file = min(topic.glob("*.xml"))
+    first_file.write_text(first_file.read_text(encoding="utf-8").replace(">the<", ">The<", 1), encoding="utf-8")
+    again = harmonize.build(recipe, tmp_path / "release")
+    assert again.corpora == {"en_parcorfull": "cached", "en_ecbplus": "built"}
+    recipe.write_text(recipe.read_text(encoding="utf-8").replace("seed = 3", "seed = 4"), encoding="utf-8")
+    assert harmonize.build(recipe, tmp_path / "release").corpora["en_ecbplus"] == "built"  # an option changed
+
+
+def test_a_failed_build_resumes_where_it_stopped(tmp_path: Path) -> None:
+    recipe = small_recipe(tmp_path, corpora=f"""
+[[corpus]]
+name = "en_parcorfull"
+from = "mmax2"
+input = ["{SHARED_DATA}/mmax2/parcorfull/news/EN"]
+split = {{train = 8, dev = 1, test = 1, seed = 0}}
+
+[[corpus]]
+name = "en_potsdam"
+from = "mmax2"
+input = ["{SHARED_DATA}/mmax2/potsdam_pcc2.2/coreference-mmax"]
+""")  # the PCC has no split of its own: its task fails
+    with pytest.raises(harmonize.HarmonizeError, match="no split of its own"):
+        harmonize.build(recipe, tmp_path / "release", jobs=1)
+    assert (tmp_path / "release" / ".cache" / "en_parcorfull.json").is_file()  # the finished corpus is kept
+    kept = harmonize.build(recipe, tmp_path / "release", jobs=1, keep_going=True)
+    assert kept.corpora == {"en_parcorfull": "cached", "en_potsdam": "failed"}
+    assert not [p for p in (tmp_path / "release").rglob("*.part")]  # no half-written file
+
+
+BAD = [
+    ("unknown key", "pcr = true", "pcr = true\ncolour = \"red\"", "colour", "outputs.colour: unknown key"),
+    ("wrong type", "views = false", "views = \"no\"", "views", "outputs.views: must be true or false"),
+    ("unknown format", 'formats = ["corefud", "conll2012"]', 'formats = ["docx"]', "formats",
+     "outputs.formats: no writer 'docx'"),
+]
+
+
+@pytest.mark.parametrize(("case", "old", "new", "key", "message"), BAD, ids=[b[0] for b in BAD])
+def test_bad_recipes_name_file_line_and_key(case: str, old: str, new: str, key: str, message: str,
+                                            tmp_path: Path) -> None:
+    recipe = small_recipe(tmp_path)
+    text = recipe.read_text(encoding="utf-8").replace(old, new)
+    recipe.write_text(text, encoding="utf-8")
+    line = next(number for number, content in enumerate(text.split("\n"), 1) if content.startswith(key))
+    with pytest.raises(RecipeError) as caught:
+        load_recipe(recipe)
+    assert str(caught.value).startswith(f"{recipe}:{line}: ") and message in str(caught.value)
+
+
+def test_bad_corpus_entries_and_the_command_exits_2(tmp_path: Path) -> None:
+    base = small_recipe(tmp_path)
+    cases = {
+        "missing input": ('input = ["', 'input = ["/no/such/folder", "', "corpus[1].input: /no/such/folder"),
+        "unknown reader": ('from = "mmax2"', 'from = "docx"', "corpus[1].from: no reader 'docx'"),
+        "two corpora with one name": ('name = "en_ecbplus"', 'name = "en_parcorfull"',
+                                      "corpus[2].name: 'en_parcorfull' is also corpus[1]'s name"),
+        "bad option": ('split = {train = 8', 'options = {level = "x"}\nsplit = {train = 8',
+                       "corpus[1].options"),
+    }
+    text = base.read_text(encoding="utf-8")
+    for name, (old, new, message) in cases.items():
+        recipe = tmp_path / f"{name.replace(' ', '-')}.toml"
+        recipe.write_text(text.replace(old, new, 1), encoding="utf-8")
+        with pytest.raises(RecipeError, match=message.replace("[", r"\[").replace("]", r"\]")):
+            load_recipe(recipe)
+        done = subprocess.run([sys.executable, "-m", "harmonize", "build", str(recipe), "-o", str(tmp_path / "out")],
+                              capture_output=True, text=True, check=False)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and f"{recipe}:" in done.stderr, name
+        assert not (tmp_path / "out").exists()  # nothing written
+    lines = text.replace('name = "en_ecbplus"', 'name = "en_parcorfull"').split("\n")
+    duplicate = tmp_path / "dup.toml"
+    duplicate.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(RecipeError) as caught:
+        load_recipe(duplicate)
+    second = lines.index('name = "en_parcorfull"', lines.index('name = "en_parcorfull"') + 1) + 1
+    assert str(caught.value).startswith(f"{duplicate}:{second}: corpus[2].name")
+
+
+def test_the_ray_engine_builds_the_same_bytes(tmp_path: Path) -> None:
+    pytest.importorskip("ray", reason="Ray not installed: pip install -e '.[distributed]'")
+    recipe = small_recipe(tmp_path)
+    harmonize.build(recipe, tmp_path / "local", jobs=2)
+    result = harmonize.build(recipe, tmp_path / "ray", engine="ray")
+    assert set(result.corpora.values()) == {"built"}
+    assert tree(tmp_path / "local") == tree(tmp_path / "ray")
+
+
+def test_dry_run_builds_nothing(tmp_path: Path) -> None:
+    recipe = small_recipe(tmp_path)
+    result = harmonize.build(recipe, tmp_path / "release", dry_run=True)
+    assert set(result.corpora.values()) == {"to build"} and not (tmp_path / "release").exists()
