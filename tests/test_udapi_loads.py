@@ -23,6 +23,8 @@ TREELESS = [
     ("tei", ("pcc", "tei_format_sample_liner2")),
     ("conll2012", ("litbank", "conll", "105_persuasion_brat.conll")),
     ("conll2012", ("conll2012", "ontonotes_sample_allennlp", "coref.gold_conll")),
+    ("brat", ("litbank", "brat", "105_persuasion_brat.ann")),  # entity labels with "-" in them
+    ("webanno-tsv", ("webanno", "tsv3", "coref.tsv")),
 ]
 
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
+from harmonize.converters.corefud import escape_value, unescape_value
 from harmonize.converters.surface import document_text
 from harmonize.converters.text import document_from_text, tokenized
 from harmonize.errors import FormatError, Problems, Report, check_choice
@@ -297,10 +298,10 @@ def _build(document: Document, pending: dict[str, tuple[list[Node], str]], group
         entity = document.new_entity(f"e{number}")
         label = next((labels[i] for i in group if i in labels), None)
         if label is not None:
-            entity.attrs[LABEL] = label
+            entity.attrs[LABEL] = escape_value(label)
         for identifier in sorted(group, key=lambda i: (pending[i][0][0].order, -len(pending[i][0]))):
             nodes, kind = pending[identifier]
-            mentions[identifier] = document.add_mention(entity, nodes, **{MENTION_TYPE: kind})
+            mentions[identifier] = document.add_mention(entity, nodes, **{MENTION_TYPE: escape_value(kind)})
     return mentions
 
 
@@ -340,13 +341,13 @@ def format_brat(document: Document, report: Report) -> tuple[str, str]:
                 continue
             covered = ";".join(f"{b} {e}" for b, e in spans)
             shown = " ".join(text[b:e] for b, e in spans)
-            kind = mention.attrs.get(MENTION_TYPE) or entity.type or "Mention"
+            kind = unescape_value(mention.attrs.get(MENTION_TYPE, "")) or entity.type or "Mention"
             ids[id(mention)] = f"T{number}"
             ann.append(f"T{number}\t{kind} {covered}\t{shown}")
             number += 1
     if encoding == "entity-label":
         for entity in document.entities:
-            label = entity.attrs.get(LABEL) or f"entity-{entity.id}"
+            label = unescape_value(entity.attrs.get(LABEL, "")) or f"entity-{entity.id}"
             for mention in entity.mentions:
                 if id(mention) in ids and (LABEL in entity.attrs or len(entity.mentions) > 1):
                     line = ann[int(ids[id(mention)][1:])]

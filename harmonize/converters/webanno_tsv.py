@@ -13,7 +13,8 @@ Coreference in the model, mapped in one place (this module):
 * chain layers (the DKPro ``CoreferenceLink|referenceType|referenceRelation``, INCEpTION's coreference layer, or
   any ``#T_CH``; the first, or ``-I chain_layer=NAME``): a chain is an :class:`Entity` (id = chain number), each
   link a :class:`Mention` in link order; the type feature goes to the mention attribute ``reftype``, the relation
-  feature of a link is the label of the link into the next mention (``Mention.link``);
+  feature of a link is the label of the link into the next mention (``Mention.link``); both kept CorefUD-escaped
+  as the model holds field values (``-`` as ``%2D``);
 * span + relation layers (GUM's ``webanno.custom.Referent`` + ``webanno.custom.Coref``, or ``-I span_layer=`` and
   ``-I relation_layer=``): read exactly as the GUM reader reads GUM's TSV (entity types, identity, infstat,
   salience, centering, link types; bridging as bridges, ``bridge:aggr`` as split antecedents);
@@ -39,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, cross_sentence_parts
+from harmonize.converters.corefud import escape_value, unescape_value
 from harmonize.converters.surface import document_text, set_gap
 from harmonize.errors import FormatError, Problems, Report, check_choice
 from harmonize.io import paused_gc, read_text, write_documents
@@ -311,10 +313,10 @@ class _Reader:
                     self.report.add(f"mention over several sentences ({self.cross_sentence})",
                                     f"{self.path}:{link.line}: chain {chain}")
                     pieces = cross_sentence_parts(pieces, self.cross_sentence)
-                attrs = {REFTYPE: link.type} if link.type is not None else {}
+                attrs = {REFTYPE: escape_value(link.type)} if link.type is not None else {}
                 for piece in pieces:
                     document.add_mention(entity, piece, link=previous_relation, **attrs)
-                previous_relation = link.relation
+                previous_relation = escape_value(link.relation) if link.relation is not None else None
             if previous_relation is not None:
                 self.report.add("relation on a chain's last link (no mention follows to carry it)",
                                 f"{self.path}: chain {chain}: {previous_relation}")
@@ -428,8 +430,8 @@ def _chain_cells(document: Document, report: Report) -> dict[Node, tuple[list[st
     for number, entity in enumerate(sorted(document.entities, key=lambda e: e.mentions[0].order), 1):
         mentions = entity.mentions
         for index, mention in enumerate(mentions, 1):
-            value = mention.attrs.get(REFTYPE) or mention.entity_type
-            following = mentions[index].link if index < len(mentions) else None
+            value = unescape_value(mention.attrs.get(REFTYPE, "")) or mention.entity_type
+            following = unescape_value(mentions[index].link or "") if index < len(mentions) else None
             nodes = mention.words
             if mention.is_discontinuous:
                 report.add("discontinuous mention written over its whole extent (TSV spans are contiguous)",

@@ -35,6 +35,7 @@ import zipfile
 from itertools import pairwise
 from pathlib import Path
 
+from harmonize.converters.corefud import escape_value, unescape_value
 from harmonize.converters.surface import document_text, set_gap
 from harmonize.converters.webanno_tsv import REFTYPE, empty_node_after
 from harmonize.errors import FormatError, Problems, Report
@@ -256,8 +257,9 @@ def _chains(cas, document: Document, nodes: list[Node], problem: Problems) -> No
                 continue
             words = [w for w in words if w.sentence is words[0].sentence]
             kind = _feature(link, "referenceType")
-            document.add_mention(entity, words, link=previous, **({REFTYPE: kind} if kind else {}))
-            previous = _feature(link, "referenceRelation")
+            document.add_mention(entity, words, link=previous, **({REFTYPE: escape_value(kind)} if kind else {}))
+            relation = _feature(link, "referenceRelation")
+            previous = escape_value(relation) if relation else None
         if not entity.mentions:
             document.remove_entity(entity)
     for name, count in sorted(counted.items()):
@@ -330,8 +332,8 @@ def format_xmi(document: Document, report: Report, system=None) -> bytes:
                 report.add("discontinuous mention written over its whole extent", f"{document.id}: {mention.text}")
             following = entity.mentions[index + 1].link if index + 1 < len(entity.mentions) else None
             links.append(link_type(begin=located[0][0], end=located[-1][1],
-                                   referenceType=mention.attrs.get(REFTYPE) or mention.entity_type,
-                                   referenceRelation=following))
+                                   referenceType=unescape_value(mention.attrs.get(REFTYPE, "")) or mention.entity_type,
+                                   referenceRelation=unescape_value(following) if following else None))
         for link, successor in pairwise(links):
             link.next = successor
         for link in links:
