@@ -57,7 +57,7 @@ def test_the_example_recipe_builds_one_corpus(tmp_path: Path) -> None:
         pytest.skip(f"{SHARED_DATA} not found: set HARMONIZE_SHARED_DATA to the shared data folder")
     recipe = load_recipe(EXAMPLE)
     assert [c.name for c in recipe.corpora] == ["en_gum", "en_parcorfull", "de_potsdam", "en_ecbplus", "ru_rucoco",
-                                                "en_litbank"]
+                                                "en_litbank", "pl_pcc"]
     result = harmonize.build(EXAMPLE, tmp_path / "release", only="en_parcorfull")
     assert result.corpora["en_parcorfull"] == "built" and result.corpora["en_gum"] == "skipped (--only)"
     release = tmp_path / "release"
