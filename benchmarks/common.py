@@ -12,6 +12,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -69,6 +70,15 @@ def print_result(seconds: float, children: bool = False, **extra: object) -> Non
     """What a child process reports to :func:`best_of`: seconds and peak memory (of its own children, for a
     contender that runs a command), as one JSON line."""
     print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children), **extra}))
+
+
+def print_command_result(command: list[str]) -> None:
+    """Child process of :func:`best_of`: run ``command`` once; print its wall seconds, the peak memory of the
+    processes it ran and its output, as one JSON line."""
+    start = time.perf_counter()
+    done = subprocess.run(command, check=True, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children=True), "output": done.stdout}))
 
 
 def peak_mb(children: bool = False) -> float:

@@ -9,15 +9,18 @@ diff within 3x score on this pair, HTML included.
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from common import arguments, best_of, count_words, harmonize_command, peak_mb  # also puts the checkout on sys.path
+from common import (  # also puts the checkout on sys.path
+    arguments,
+    best_of,
+    count_words,
+    harmonize_command,
+    print_command_result,
+)
 from scorer import prepare
 
 CONTENDERS = ("score", "diff", "diff-html")
@@ -32,11 +35,8 @@ def command(name: str, work: Path) -> list[str]:
 
 
 def one(name: str, work: Path) -> None:
-    """Child process: run one contender once; print wall seconds, peak RSS and its output as JSON."""
-    start = time.perf_counter()
-    done = subprocess.run(command(name, work), check=True, capture_output=True, text=True)
-    seconds = time.perf_counter() - start
-    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb(children=True), "output": done.stdout}))
+    """Child process: run one contender's command once (see common.print_command_result)."""
+    print_command_result(command(name, work))
 
 
 def main() -> None:

@@ -18,21 +18,22 @@ from tests.conftest import ROOT, SHARED_DATA, shared
 EXAMPLE = ROOT / "examples" / "collection.toml"
 
 
-def small_recipe(folder: Path, extra: str = "", corpora: str | None = None) -> Path:
-    """Two small corpora: ParCorFull English (a share split) and two ECB+ topics (their own split)."""
-    data = shared("mmax2", "parcorfull", "news", "EN").parent.parent.parent.parent
-    corpora = corpora if corpora is not None else f"""
-[[corpus]]
-name = "en_parcorfull"
-from = "mmax2"
-input = ["{data}/mmax2/parcorfull/news/EN"]
-split = {{train = 8, dev = 1, test = 1, seed = 0}}
+def corpus_table(name: str, source: str, inputs: list[str], split: str | None = None) -> str:
+    listed = ", ".join(f'"{i}"' for i in inputs)
+    return (f'\n[[corpus]]\nname = "{name}"\nfrom = "{source}"\ninput = [{listed}]\n'
+            + (f"split = {split}\n" if split else ""))
 
-[[corpus]]
-name = "en_ecbplus"
-from = "ecbplus"
-input = ["{data}/ecbplus/ECB+/1", "{data}/ecbplus/ECB+/2"]
-"""
+
+PARCORFULL = ("en_parcorfull", "mmax2", [f"{SHARED_DATA}/mmax2/parcorfull/news/EN"],
+              "{train = 8, dev = 1, test = 1, seed = 0}")
+
+
+def small_recipe(folder: Path, extra: str = "", corpora: str | None = None) -> Path:
+    """Two small corpora by default: ParCorFull English (a share split) and two ECB+ topics (their own split)."""
+    shared("mmax2", "parcorfull", "news", "EN")  # skips, saying why, without the data
+    if corpora is None:
+        corpora = corpus_table(*PARCORFULL) + corpus_table(
+            "en_ecbplus", "ecbplus", [f"{SHARED_DATA}/ecbplus/ECB+/1", f"{SHARED_DATA}/ecbplus/ECB+/2"])
     path = folder / "recipe.toml"
     path.write_text(f"""[collection]
 name = "small"
@@ -88,20 +89,8 @@ def test_two_builds_are_byte_identical_and_a_rebuild_does_no_work(tmp_path: Path
 def test_a_changed_input_rebuilds_its_corpus_alone(tmp_path: Path) -> None:
     topic = tmp_path / "ecb" / "1"
     shutil.copytree(shared("ecbplus", "ECB+", "1"), topic)
-    data = SHARED_DATA
-    recipe = small_recipe(tmp_path, corpora=f"""
-[[corpus]]
-name = "en_parcorfull"
-from = "mmax2"
-input = ["{data}/mmax2/parcorfull/news/EN"]
-split = {{train = 8, dev = 1, test = 1, seed = 0}}
-
-[[corpus]]
-name = "en_ecbplus"
-from = "ecbplus"
-input = ["ecb/1"]
-split = {{train = 1, dev = 1, test = 1, seed = 3}}
-""")
+    recipe = small_recipe(tmp_path, corpora=corpus_table(*PARCORFULL) + corpus_table(
+        "en_ecbplus", "ecbplus", ["ecb/1"], "{train = 1, dev = 1, test = 1, seed = 3}"))
     harmonize.build(recipe, tmp_path / "release")
     first_file = min(topic.glob("*.xml"))
     first_file.write_text(first_file.read_text(encoding="utf-8").replace(">the<", ">The<", 1), encoding="utf-8")
@@ -112,18 +101,9 @@ split = {{train = 1, dev = 1, test = 1, seed = 3}}
 
 
 def test_a_failed_build_resumes_where_it_stopped(tmp_path: Path) -> None:
-    recipe = small_recipe(tmp_path, corpora=f"""
-[[corpus]]
-name = "en_parcorfull"
-from = "mmax2"
-input = ["{SHARED_DATA}/mmax2/parcorfull/news/EN"]
-split = {{train = 8, dev = 1, test = 1, seed = 0}}
-
-[[corpus]]
-name = "en_potsdam"
-from = "mmax2"
-input = ["{SHARED_DATA}/mmax2/potsdam_pcc2.2/coreference-mmax"]
-""")  # the PCC has no split of its own: its task fails
+    # the PCC has no split of its own: its task fails
+    recipe = small_recipe(tmp_path, corpora=corpus_table(*PARCORFULL) + corpus_table(
+        "en_potsdam", "mmax2", [f"{SHARED_DATA}/mmax2/potsdam_pcc2.2/coreference-mmax"]))
     with pytest.raises(harmonize.HarmonizeError, match="no split of its own"):
         harmonize.build(recipe, tmp_path / "release", jobs=1)
     assert (tmp_path / "release" / ".cache" / "en_parcorfull.json").is_file()  # the finished corpus is kept
