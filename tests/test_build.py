@@ -174,3 +174,36 @@ def test_dry_run_builds_nothing(tmp_path: Path) -> None:
     recipe = small_recipe(tmp_path)
     result = harmonize.build(recipe, tmp_path / "release", dry_run=True)
     assert set(result.corpora.values()) == {"to build"} and not (tmp_path / "release").exists()
+
+
+def test_neural_validation_trains_on_train_and_scores_dev(tmp_path: Path) -> None:
+    pytest.importorskip("transformers", reason="the resolver extra is not installed: pip install -e '.[resolver]'")
+    from tests.conftest import make_tiny_encoder
+
+    words = [n.form for d in harmonize.read(shared("mmax2", "parcorfull", "news", "EN"), "mmax2").documents
+             for n in d.nodes()]
+    encoder = make_tiny_encoder(tmp_path / "encoder", words)
+    recipe = small_recipe(tmp_path, corpora=corpus_table(*PARCORFULL), extra=f"""validate = "neural"
+
+[outputs.train]
+encoder = "{encoder}"
+epochs = 1
+device = "cpu"
+gpus = 1
+""")
+    plan = load_recipe(recipe)
+    from harmonize.build import gpus_for
+
+    assert gpus_for(plan.corpora[0], plan) == 1  # what the task would ask Ray for
+    harmonize.build(recipe, tmp_path / "release")
+    import json
+
+    checks = json.loads((tmp_path / "release" / "validation.json").read_text(encoding="utf-8"))["en_parcorfull"]
+    assert set(checks["resolver"]) == {"muc", "bcub", "ceafe", "lea", "mentions", "conll"}
+    assert "resolver CoNLL" in (tmp_path / "release" / "validation.md").read_text(encoding="utf-8")
+
+
+def test_neural_validation_needs_a_train_table(tmp_path: Path) -> None:
+    recipe = small_recipe(tmp_path, extra='validate = "neural"')
+    with pytest.raises(RecipeError, match=r"outputs.validate: \"neural\" needs an \[outputs.train\] table"):
+        load_recipe(recipe)

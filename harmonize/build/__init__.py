@@ -134,7 +134,8 @@ def build(recipe: str | Path, output: str | Path, *, jobs: int = 0, engine: str 
         return result
     release.mkdir(parents=True, exist_ok=True)
     jobs_args = [(corpus, plan, str(release), key) for corpus, key in todo]
-    for done, (corpus, outcome) in enumerate(_run(jobs_args, build_corpus, jobs, engine, address), 1):
+    gpus = {corpus.name: gpus_for(corpus, plan) for corpus, _key in todo}
+    for done, (corpus, outcome) in enumerate(_run(jobs_args, build_corpus, jobs, engine, address, gpus), 1):
         if isinstance(outcome, dict):
             summaries[corpus.name] = outcome
             result.corpora[corpus.name] = "built"
@@ -152,12 +153,20 @@ def build(recipe: str | Path, output: str | Path, *, jobs: int = 0, engine: str 
     return result
 
 
-def _run(arguments: list[tuple], task: Callable, jobs: int, engine: str, address: str | None):
-    """(corpus, summary or error text) as tasks finish, on the chosen engine."""
+def gpus_for(corpus: CorpusRecipe, plan: Recipe) -> int:
+    """The GPUs a corpus task asks Ray for: ``[outputs.train] gpus`` where it parses or trains, else none."""
+    heavy = corpus.parse != "none" or plan.validate == "neural"
+    return int(plan.train.get("gpus", 0)) if heavy else 0
+
+
+def _run(arguments: list[tuple], task: Callable, jobs: int, engine: str, address: str | None,
+         gpus: dict[str, int] | None = None):
+    """(corpus, summary or error text) as tasks finish, on the chosen engine (Ray: each task asking for ``gpus``
+    of its corpus)."""
     if not arguments:
         return
     if engine == "ray":
-        yield from _run_ray(arguments, task, address)
+        yield from _run_ray(arguments, task, address, gpus or {})
         return
     import os
 
@@ -181,7 +190,7 @@ def _guarded(task: Callable, job: tuple) -> dict | str:
         return str(error)
 
 
-def _run_ray(arguments: list[tuple], task: Callable, address: str | None):
+def _run_ray(arguments: list[tuple], task: Callable, address: str | None, gpus: dict[str, int]):
     try:
         import ray
     except ImportError:
@@ -192,7 +201,7 @@ def _run_ray(arguments: list[tuple], task: Callable, address: str | None):
                  configure_logging=False)
     try:
         remote = ray.remote(_guarded)
-        pending = {remote.remote(task, job): job[0] for job in arguments}
+        pending = {remote.options(num_gpus=gpus.get(job[0].name, 0)).remote(task, job): job[0] for job in arguments}
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)
             for reference in ready:

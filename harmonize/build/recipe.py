@@ -16,6 +16,12 @@ from harmonize.errors import HarmonizeError
 
 CORPUS_NAME = re.compile(r"[a-z]{2,3}_[a-z0-9_]+\Z")
 VALIDATIONS = ("none", "rules", "neural")
+# [outputs.train]: how validate = "neural" trains the resolver on each corpus' train part; gpus: what a task that
+# parses or trains asks Ray for.
+TRAIN_DEFAULTS: dict[str, Any] = {"encoder": "minilm", "epochs": 8, "max_minutes": None, "device": "auto", "seed": 42,
+                                  "gpus": 0}
+TRAIN_TYPES: dict[str, type | tuple] = {"encoder": str, "epochs": int, "max_minutes": (int, float), "device": str,
+                                        "seed": int, "gpus": int}
 SPLITS = ("train", "dev", "test")
 
 
@@ -161,15 +167,26 @@ def load_recipe(path: str | Path) -> Recipe:
                      "a string")
     if validate not in VALIDATIONS:
         raise fail("outputs", 0, "validate", "outputs.validate", f"one of {', '.join(VALIDATIONS)}")
-    train = typed(outputs.get("train", {}), dict, "outputs", 0, "train", "outputs.train", "a table")
-    if validate == "neural":
-        raise fail("outputs", 0, "validate", "outputs.validate",
-                   "neural validation is not built by harmonize build yet: use \"rules\" or \"none\"")
+    train = typed(outputs.get("train", {}), dict, "outputs.train", 0, None, "outputs.train", "a table")
+    check_keys(train, set(TRAIN_DEFAULTS), "outputs.train", 0, "outputs.train.")
+    settings = dict(TRAIN_DEFAULTS)
+    for key, value in train.items():
+        kind = TRAIN_TYPES[key]
+        settings[key] = typed(value, kind, "outputs.train", 0, key, f"outputs.train.{key}",
+                              "a string" if kind is str else "a number")
+    if settings["device"] not in ("auto", "cpu", "cuda"):
+        raise fail("outputs.train", 0, "device", "outputs.train.device", "auto, cpu or cuda")
+    encoder = base / str(settings["encoder"])
+    if encoder.exists():
+        settings["encoder"] = str(encoder.resolve())  # a local encoder folder, relative to the recipe
+    if validate == "neural" and not train:
+        raise fail("outputs", 0, "validate", "outputs.validate", "\"neural\" needs an [outputs.train] table "
+                   "(encoder, epochs, max_minutes, device, seed, gpus)")
     return Recipe(path, strings["name"], strings["version"], strings["description"], strings["license"],
                   tuple(corpora), tuple(dict.fromkeys(["corefud", *formats])),
                   typed(outputs.get("stats", True), bool, "outputs", 0, "stats", "outputs.stats", "true or false"),
                   typed(outputs.get("views", True), bool, "outputs", 0, "views", "outputs.views", "true or false"),
-                  pcr_settings, validate, train, text)
+                  pcr_settings, validate, settings, text)
 
 
 def _corpus(entry: Any, index: int, base: Path, fail, check_keys, typed) -> CorpusRecipe:

@@ -195,14 +195,14 @@ def _questions(corpus: CorpusRecipe, parts: dict[str, list[Document]], plan: Rec
 
 
 def _validate(corpus: CorpusRecipe, plan: Recipe, folder: Path, parts: dict[str, list[Document]]) -> dict:
-    """Our checks of the written CorefUD (udapi loads it; udvalidate where installed) and the rule baseline on the
-    dev part (else test, else all) in CorefUD's primary setting."""
+    """Our checks of the written CorefUD (udapi loads it; udvalidate where installed) and the rule baseline (and with
+    validate = "neural" the resolver trained on the train part) on the dev part (else test, else all) in CorefUD's
+    primary setting."""
     import shutil
     import subprocess
 
     from harmonize.converters.corefud import read_corefud
     from harmonize.resolvers.rules import resolve_rules
-    from harmonize.scoring.score import score_corpora
 
     split = next((s for s in ("dev", "test") if s in parts), next(iter(parts)))
     written = folder / f"{corpus.name}-corefud-{split}.conllu"
@@ -234,10 +234,43 @@ def _validate(corpus: CorpusRecipe, plan: Recipe, folder: Path, parts: dict[str,
     gold = read_corefud(written)
     predicted = read_corefud(written)
     resolve_rules(predicted, False, Report())
-    scores = score_corpora(gold, predicted, ["muc", "bcub", "ceafe", "lea", "mentions"], mode="partial")
-    checks["rule baseline"] = {name: round(100 * score.f1, 2) for name, score in scores.metrics.items()}
-    checks["rule baseline"]["conll"] = round(100 * (scores.conll or 0.0), 2)
+    checks["rule baseline"] = _scores(gold, predicted)
+    if plan.validate == "neural":
+        checks["resolver"] = _neural(corpus, plan, folder, split, gold)
     return checks
+
+
+def _scores(gold: Corpus, predicted: Corpus) -> dict[str, float]:
+    """F1 (percent) in CorefUD's primary setting: partial matching, singletons left out."""
+    from harmonize.scoring.score import score_corpora
+
+    scores = score_corpora(gold, predicted, ["muc", "bcub", "ceafe", "lea", "mentions"], mode="partial")
+    row = {name: round(100 * score.f1, 2) for name, score in scores.metrics.items()}
+    row["conll"] = round(100 * (scores.conll or 0.0), 2)
+    return row
+
+
+def _neural(corpus: CorpusRecipe, plan: Recipe, folder: Path, split: str, gold: Corpus) -> dict[str, float]:
+    """The neural resolver trained on the corpus' train part (as [outputs.train] says), scored on ``split``."""
+    import tempfile
+
+    from harmonize.converters.corefud import read_corefud
+    from harmonize.resolvers.model import ResolverConfig
+    from harmonize.resolvers.neural import Training, fresh_copy, load, resolve, train
+
+    settings = plan.train
+    train_file = folder / f"{corpus.name}-corefud-train.conllu"
+    if not train_file.is_file():
+        raise HarmonizeError(f"corpus {corpus.name}: validate = \"neural\" needs a train part")
+    training = Training(epochs=settings["epochs"], seed=settings["seed"], device=settings["device"],
+                        max_minutes=settings["max_minutes"])
+    with tempfile.TemporaryDirectory(prefix="harmonize-build-model-") as scratch:
+        train(read_corefud(train_file), gold, scratch, ResolverConfig(encoder=settings["encoder"]), training,
+              report=Report(), progress=False, log=lambda line: None)
+        model, tokenizer, device = load(scratch, settings["device"])
+        predicted = fresh_copy(gold)
+        resolve(model, tokenizer, predicted, device, Report())
+    return _scores(gold, predicted)
 
 
 # -- the release's top files ----------------------------------------------------------------------------------------
@@ -282,12 +315,14 @@ def finish_release(plan: Recipe, release: Path, summaries: list[dict]) -> None:
 
 
 def _validation_markdown(validation: dict) -> str:
-    header = "| corpus | split | udapi | udvalidate --level 2 --coref | rule baseline CoNLL | mentions F1 |"
-    lines = ["# Validation", "", header, "| --- | --- | --- | --- | ---: | ---: |"]
+    header = ("| corpus | split | udapi | udvalidate --level 2 --coref | rule baseline CoNLL | mentions F1 | "
+              "resolver CoNLL | mentions F1 |")
+    lines = ["# Validation", "", header, "| --- | --- | --- | --- | ---: | ---: | ---: | ---: |"]
     for name, checks in validation.items():
-        baseline = checks.get("rule baseline", {})
+        baseline, resolver = checks.get("rule baseline", {}), checks.get("resolver", {})
         lines.append(f"| {name} | {checks.get('split', '')} | {checks.get('udapi', '')} | "
-                     f"{checks.get('udvalidate', '')} | {baseline.get('conll', '')} | {baseline.get('mentions', '')} |")
+                     f"{checks.get('udvalidate', '')} | {baseline.get('conll', '')} | {baseline.get('mentions', '')} "
+                     f"| {resolver.get('conll', '-')} | {resolver.get('mentions', '-')} |")
     return "\n".join(lines) + "\n"
 
 
