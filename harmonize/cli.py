@@ -251,12 +251,29 @@ def build(
     keep_going: Annotated[bool, typer.Option("--keep-going", help="Build the other corpora when one fails.")] = False,
 ) -> None:
     """Build a harmonized multi-corpus release from one recipe: the same bytes every time, only what changed."""
+    from collections.abc import Callable
+
+    from harmonize.build import BuildResult
     from harmonize.build import build as run_build
     from harmonize.build.recipe import RecipeError
 
+    def run(log: Callable[[str], None]) -> BuildResult:
+        return run_build(recipe, output, jobs=jobs, engine=engine, address=address, only=only, dry_run=dry_run,
+                         clean=clean, keep_going=keep_going, log=log)
+
     try:
-        result = run_build(recipe, output, jobs=jobs, engine=engine, address=address, only=only, dry_run=dry_run,
-                           clean=clean, keep_going=keep_going, log=_say)
+        if sys.stderr.isatty():  # a live display on a terminal; plain log lines otherwise
+            from rich.console import Console
+
+            console = Console(stderr=True)
+            with console.status(f"building {recipe.name}: reading the inputs") as status:
+                def show(message: str) -> None:
+                    console.print(message, highlight=False, markup=False)
+                    status.update(f"building {recipe.name}: {message}")
+
+                result = run(show)
+        else:
+            result = run(_say)
     except RecipeError as error:  # a recipe that cannot be built is a usage error, in one line
         _say(f"harmonize: error: {error}")
         raise typer.Exit(2) from None
