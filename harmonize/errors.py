@@ -23,9 +23,9 @@ class FormatError(HarmonizeError):
     def __init__(self, path: str, line: int | None, reason: str) -> None:
         self.path = path
         self.line = line
-        self.reason = reason
+        self.reason = " ".join(reason.split()) if "\n" in reason else reason  # always one line (lxml's have two)
         where = f"{path}:{line}" if line is not None else path
-        super().__init__(f"{where}: {reason}")
+        super().__init__(f"{where}: {self.reason}")
 
     def __reduce__(self):  # noqa: ANN204 - so that it crosses from worker processes intact
         return (FormatError, (self.path, self.line, self.reason))

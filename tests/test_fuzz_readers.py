@@ -137,3 +137,19 @@ def test_mutated_files_are_read_or_refused_in_one_line(fmt: str, tmp_path: Path)
                                     f"{type(error).__name__}: {error}")
             shutil.rmtree(case)
     assert not failures, "\n".join(failures)
+
+
+def test_what_heavier_fuzzing_found(tmp_path: Path) -> None:
+    """Found with 150 mutations per kind: a TEI feature whose name attribute is gone, and lxml messages of two
+    lines. Both are one-line errors now."""
+    from harmonize.errors import FormatError
+
+    assert "\n" not in str(FormatError("f.xml", 5, "malformed XML: Invalid character\n, line 5, column 79"))
+    folder = written_sample("tei", tmp_path / "tei")
+    mentions = folder / "sample-1" / "ann_mentions.xml"
+    mentions.write_text(mentions.read_text(encoding="utf-8").replace('<f name="', '<f nome="', 1), encoding="utf-8")
+    with pytest.raises(HarmonizeError, match="feature without a name"):
+        get_format("tei", "read").read(folder, False, Report())
+    report = Report()
+    get_format("tei", "read").read(folder, True, report)
+    assert report.counts["feature without a name (left out)"] == 1

@@ -306,8 +306,13 @@ def _children(element: etree._Element, name: str) -> list[etree._Element]:
 
 
 def _features(fs: etree._Element) -> dict[str, etree._Element]:
-    """The ``f`` children of a feature structure, by name."""
-    return {f.get("name"): f for f in fs if _local(f.tag) == "f"}
+    """The ``f`` children of a feature structure, by name (one without a name is not a feature: see
+    :func:`_nameless`)."""
+    return {f.get("name"): f for f in fs if _local(f.tag) == "f" and f.get("name")}
+
+
+def _nameless(fs: etree._Element) -> list[etree._Element]:
+    return [f for f in fs if _local(f.tag) == "f" and not f.get("name")]
 
 
 def _feature_value(f: etree._Element) -> str:
@@ -674,6 +679,8 @@ class _DocumentReader:
             return None
         record = _MentionRecord(mention_id, sorted(nodes, key=lambda n: n.position), seg.sourceline)
         for fs in _children(seg, "fs"):
+            for f in _nameless(fs):
+                self.problem("ann_mentions", f.sourceline, "feature without a name (left out)")
             for name, f in _features(fs).items():
                 value = _feature_value(f)
                 if name in ("semh", "synh"):
@@ -706,6 +713,8 @@ class _DocumentReader:
         for seg in root.iter(f"{{{TEI_NS}}}seg", "seg") if root is not None else ():
             cluster = _Cluster(seg.get(XML_ID) or f"line {seg.sourceline}", "ident", seg.sourceline, [])
             for fs in _children(seg, "fs"):
+                for f in _nameless(fs):
+                    self.problem("ann_coreference", f.sourceline, "feature without a name (left out)")
                 for name, f in _features(fs).items():
                     value = _feature_value(f)
                     if name == "type":
