@@ -186,3 +186,18 @@ def test_conll2012_numbers_clusters_across_the_documents_of_a_file() -> None:
                     numbers.setdefault(entity.id, set()).add(by_words[key])
     assert numbers and all(len(found) == 1 for found in numbers.values())
     assert len({next(iter(found)) for found in numbers.values()}) == len(numbers)
+
+
+def test_validated_text_keeps_only_the_validated_sentences() -> None:
+    report = Report()
+    folder = shared("ecbplus", "ECB+")
+    corpus = read_ecbplus(folder / "1", report=report, sentences="validated-text")
+    rows = [line.split(",") for line in (folder.parent / "ECBplus_coreference_sentences.csv").read_text(
+        encoding="utf-8").splitlines()[1:]]
+    validated = {(f"{r[0].strip()}_{r[1].strip()}", r[2].strip()) for r in rows if r[0].strip() == "1"}
+    kept = {(str(d.id), str(s.id).rpartition("-")[2]) for d in corpus.documents for s in d.sentences}
+    assert kept == validated
+    assert all(s.index == i for d in corpus.documents for i, s in enumerate(d.sentences))
+    assert report.counts["sentence outside the validated sentences left out (sentences=validated-text)"] > 0
+    mentions = sum(len(d.mentions) for d in corpus.documents)
+    assert mentions == sum(len(d.mentions) for d in read_ecbplus(folder / "1", sentences="validated").documents)

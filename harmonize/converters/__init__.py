@@ -150,7 +150,8 @@ register(
         reader_options={
             "cross_sentence": (CROSS_SENTENCE_POLICIES, CROSS_SENTENCE_HELP),
             "sentences": (ECBPLUS_SENTENCES, ("read the mentions of every sentence, or of the validated ones "
-                                              "(ECBplus_coreference_sentences.csv; documents without one left out)")),
+                                              "(ECBplus_coreference_sentences.csv; documents without one left out), or the validated "
+                                              "sentences alone, text included (validated-text)")),
             "sentences_csv": ((), "where ECBplus_coreference_sentences.csv is (default: beside the input or above)"),
         },
         find=lambda folder: _module("ecbplus").topic_folders(folder),

@@ -19,7 +19,7 @@ MMAX2_EMPTY = ("keep", "drop")
 # the tokens inside or overlapping the span (spaCy's Doc.char_span alignment modes).
 RUCOCO_ALIGNMENTS = ("split", "strict", "contract", "expand")
 # Which ECB+ sentences' mentions are read: all, or those the annotators validated (the usual evaluation).
-ECBPLUS_SENTENCES = ("all", "validated")
+ECBPLUS_SENTENCES = ("all", "validated", "validated-text")
 
 
 def cross_sentence_parts(pieces: list, policy: str) -> list:

@@ -34,6 +34,8 @@ Model mapping:
 * ``sentences=validated`` keeps only the mentions in the sentences of ``ECBplus_coreference_sentences.csv`` (from
   ``sentences_csv``, else beside the input or one or two folders up, where the release keeps it) and leaves out the
   documents without one, as the usual evaluation does; both counted. The text of a kept document stays whole.
+  ``sentences=validated-text`` keeps the validated sentences only, text included (counted): the only sentences
+  ECB+ annotates exhaustively, so the text a mention detector is trained and scored on (Cattan et al. 2021).
 
 Bad input (XML that does not parse, a token anchor or relation naming nothing, a token without its attributes) is
 an error naming the file, the line and the reason; ``lenient`` drops the broken item and counts it.
@@ -57,6 +59,9 @@ from harmonize.io import atomic_write_text, paused_gc, safe_file_names
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Node, Sentence, made_sentence_id
 
 SENTENCES_CSV = "ECBplus_coreference_sentences.csv"
+# The standard split (Cybulska and Vossen 2015, as Cattan et al.'s preprocessing uses it): train is 1-35 less these.
+DEV_TOPICS = ("2", "5", "12", "18", "21", "23", "34", "35")
+TEST_TOPICS = tuple(str(topic) for topic in range(36, 46))
 EVENT_FAMILIES = ("ACTION", "NEG")
 _DOCUMENT_NAME = re.compile(r"(\d+)_(\d+)(ecbplus|ecb)\.xml\Z")
 _CONTROL_SPACE = re.compile(r"[\t\n\r]+")
@@ -108,13 +113,15 @@ def read_ecbplus(path: str | Path, lenient: bool = False, report: Report | None 
             raise FormatError(str(root), None, "no ECB+ documents here (N_Mecb.xml, N_Mecbplus.xml)")
     else:
         files = [root]
-    validated = _validated_sentences(root, sentences_csv) if sentences == "validated" else None
+    validated = _validated_sentences(root, sentences_csv) if sentences != "all" else None
     corpus = Corpus(meta={"source": str(root)})
     with paused_gc():
         for file in files:
             document = _DocumentReader(file, Problems(str(file), lenient, report), cross_sentence).read()
             if validated is not None:
                 document = _keep_validated(document, validated, report)
+                if document is not None and sentences == "validated-text":
+                    _drop_unvalidated_text(document, validated[str(document.id)], report)
             if document is not None:
                 corpus.documents.append(document)
     return corpus
@@ -159,6 +166,18 @@ def _keep_validated(document: Document, validated: dict[str, set[int]], report: 
                        f"{document.id}: {mention.text!r}")
             document.remove_mention(mention)
     return document
+
+
+def _drop_unvalidated_text(document: Document, kept: set[int], report: Report) -> None:
+    """Leave out the sentences outside ``kept`` (they hold no mention any more) and number the rest again."""
+    sentences = [s for s in document.sentences if _sentence_number(s) in kept]
+    dropped = len(document.sentences) - len(sentences)
+    if dropped:
+        report.add("sentence outside the validated sentences left out (sentences=validated-text)", str(document.id),
+                   dropped)
+    document.sentences = []
+    for sentence in sentences:
+        document.add_sentence(sentence)
 
 
 def _sentence_number(sentence: Sentence) -> int:
