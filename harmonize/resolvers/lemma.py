@@ -21,7 +21,7 @@ from harmonize.errors import HarmonizeError, Report
 from harmonize.resolvers.documents import without_coreference
 from harmonize.resolvers.rules import tree_mentions
 from harmonize.schemas.heads import tree_head
-from harmonize.schemas.model import Corpus, Document, Node
+from harmonize.schemas.model import Corpus, Document, Mention, Node
 
 SCOPES = ("topic", "subtopic", "corpus")
 EVENT, ENTITY = "event", "entity"
@@ -31,6 +31,11 @@ LEMMA_FROM_FORM = "lemma baseline: no lemma, the head's form in lower case taken
 
 class ScopeError(HarmonizeError):
     """A cross-document scope the input cannot give (no topics): a usage error."""
+
+
+def mention_kind(mention: Mention) -> str:
+    """``event`` for a mention of an entity typed ``event`` (ECB+'s ACTION and NEG chains), else ``entity``."""
+    return EVENT if mention.entity_type == EVENT else ENTITY
 
 
 def scope_key(document: Document, scope: str) -> tuple:
@@ -51,8 +56,7 @@ def _mentions(document: Document, gold_mentions: bool, report: Report) -> list[t
             if head is None:
                 head = mention.words[-1]
                 report.add(HEAD_LAST_WORD, f"{document.id}: {mention.text}")
-            kind = EVENT if mention.entity_type == EVENT else ENTITY
-            found.append((list(mention.words), head, kind, dict(mention.attrs)))
+            found.append((list(mention.words), head, mention_kind(mention), dict(mention.attrs)))
         return found
     for words, head in tree_mentions(document):
         found.append((words, head, ENTITY, {}))

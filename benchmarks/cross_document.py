@@ -1,0 +1,65 @@
+"""Cross-document coreference on ECB+ the way Cattan et al. (2021) evaluate it: train on the train topics, choose
+thresholds and score on the dev topics (the standard split; the test topics are not in ../shared/data), at the
+topic level (or --scope subtopic / corpus), events and entities apart: mention detection (exact, singletons
+included), then MUC, B3, CEAF-e, LEA and CoNLL without singletons (with them: --singletons), for the same-lemma
+baseline and the model, on gold mentions and on the model's detected mentions (the baseline clusters the same
+detected mentions). Reads only the validated sentences (``-I sentences=validated-text``): the only ones ECB+
+annotates exhaustively. Prints the table, the training time, the model's prediction speed and peak memory.
+
+    python benchmarks/cross_document.py [--encoder minilm] [--device cpu|cuda] [--epochs 4] [--scope topic]
+                                        [--model DIR] [--data ../shared/data]
+
+The issue's target (2-core CPU, MiniLM, training at most 60 minutes): on dev, events, topic level, the model above
+the lemma baseline on gold and on predicted mentions. The same script runs unchanged on a GPU (--device cuda) with
+a larger encoder (--encoder roberta-large, where it is cached).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from common import arguments, peak_mb
+
+
+def main() -> None:
+    parser = arguments(__doc__)
+    parser.add_argument("--encoder", default="minilm")
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--scope", default="topic")
+    parser.add_argument("--singletons", action="store_true")
+    parser.add_argument("--model", type=Path)
+    args = parser.parse_args()
+    from harmonize import read
+    from harmonize.converters.ecbplus import DEV_TOPICS
+    from harmonize.errors import Report
+    from harmonize.resolvers.cross_document import validate_cross_document
+    from harmonize.schemas.model import Corpus
+
+    release = args.data / "ecbplus" / "ECB+"
+    if not release.is_dir():
+        sys.exit(f"benchmark data not found: {release} (set HARMONIZE_SHARED_DATA or --data)")
+    started = time.perf_counter()
+    corpus = read(release, "ecbplus", report=Report(), sentences="validated-text")
+    train = Corpus(documents=[d for d in corpus.documents if d.topic not in DEV_TOPICS])
+    dev = Corpus(documents=[d for d in corpus.documents if d.topic in DEV_TOPICS])
+    print(f"read {len(corpus.documents)} documents in {time.perf_counter() - started:.1f} s: train "
+          f"{len(train.documents)} documents, {sum(len(d.mentions) for d in train.documents)} mentions; dev "
+          f"{len(dev.documents)} documents, {sum(len(d.mentions) for d in dev.documents)} mentions", flush=True)
+    result = validate_cross_document(train, dev, args.scope, args.encoder, args.epochs, device=args.device,
+                                     singletons=args.singletons, log=lambda line: print(line, flush=True),
+                                     model_dir=args.model)
+    print(f"\ndev, per {args.scope}; coreference metrics {'with' if args.singletons else 'without'} singletons; "
+          f"encoder {args.encoder} on {args.device}")
+    print(result.table())
+    print(f"training (encoding both splits, pair scorer, detector, thresholds on dev): {result.train_seconds:.1f} s")
+    for mentions, seconds in result.predict_seconds.items():
+        print(f"model prediction on dev, {mentions} mentions: {seconds:.2f} s, {result.dev_words / seconds:,.0f} "
+              f"words/s, {result.dev_mentions / seconds:,.0f} gold-mention-equivalents/s")
+    print(f"peak memory {peak_mb():.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

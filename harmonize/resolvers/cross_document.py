@@ -1,0 +1,480 @@
+"""Cross-document coreference: mentions detected (or given), clustered inside each scope by a pairwise model, and
+the evaluation Cattan et al. (2021) ask for (events and entities apart; mention detection on its own, singletons
+included; the coreference metrics without singletons, at the topic level).
+
+The model: each document is read once by an encoder (MiniLM by default), frozen, in windows as the single-document
+resolver reads it. Mentions are the input's (``gold_mentions``) or the detector's
+(:mod:`harmonize.resolvers.mention_detection`); a mention is the mean, first and last of its words' vectors. A
+pairwise scorer (a learned projection, then a small network over both projections, their product, whether the head
+lemmas are the same and the cosine of the two mention vectors) is trained on the gold mention pairs of one kind inside one scope of the training corpus,
+across documents and within: every coreferent pair and three times as many others drawn at random (seeded).
+Prediction clusters each scope's mentions of each kind by average-linkage agglomerative clustering of
+1 - P(coreferent), cut at a threshold chosen on dev (the best CoNLL F1 there, for gold and for detected mentions
+apart). Memory: a scope's pair matrix is computed in blocks of rows, and a scope of more than ``MAX_CLUSTERED``
+mentions of a kind (a corpus scope, typically) is clustered in blocks of whole documents, each at most that many
+mentions, counted in the report: mentions of two blocks are never joined.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harmonize.errors import HarmonizeError, Report
+from harmonize.resolvers.lemma import EVENT, mention_kind, scope_key
+from harmonize.resolvers.mention_detection import (
+    MentionDetector,
+    choose_thresholds,
+    detect_mentions,
+    middle_of_best,
+    train_detector,
+)
+from harmonize.schemas.heads import tree_head
+from harmonize.schemas.model import Corpus, Mention
+
+KINDS = ("event", "entity")
+THRESHOLDS = tuple(round(0.05 * step, 2) for step in range(4, 19))  # 0.2 .. 0.9
+BLOCK = 64  # rows of a scope's pair matrix scored at once
+DOCUMENTS_AT_ONCE = 8  # documents whose encoder windows run in one batch
+MAX_CLUSTERED = 5000  # mentions clustered together at most (a 5000 x 5000 matrix is 100 MB)
+MENTIONS = ("gold", "predicted")
+WEIGHTS, DESCRIPTION = "cross_document.pt", "cross_document.json"  # the model folder's files
+
+
+def _lemma(mention: Mention) -> str:
+    head = tree_head(mention) or mention.words[-1]
+    return (head.lemma if head.lemma not in ("", "_") else head.form).lower()
+
+
+@dataclass
+class ScopeMentions:
+    """The mentions of one scope and kind, their vectors and lemmas, and (for training) their gold entity."""
+
+    mentions: list[Mention] = field(default_factory=list)
+    vectors: list = field(default_factory=list)
+    lemmas: list[str] = field(default_factory=list)
+    entities: list[str] = field(default_factory=list)
+
+
+def encode_documents(corpus: Corpus, encoder_name: str, device: str = "cpu", window: int = 512,
+                     context: int = 64) -> list:
+    """Per document of ``corpus`` (in order), the frozen encoder's vector of each of its words ([words, dim], on
+    CPU): computed once, shared by the mention detector and the pair scorer, and valid for any copy of the corpus."""
+    import torch
+
+    from harmonize.resolvers.encoders import load_encoder, pick_device
+    from harmonize.resolvers.features import subword_windows
+
+    model, tokenizer = load_encoder(encoder_name)
+    where = pick_device(device)
+    model.to(where).eval()
+    pieces = [subword_windows(tokenizer, list(d.nodes()), window, context) if any(True for _ in d.nodes()) else None
+              for d in corpus.documents]
+    encoded: list = [torch.zeros(0, model.config.hidden_size)] * len(pieces)
+    with torch.no_grad():
+        for start in range(0, len(pieces), DOCUMENTS_AT_ONCE):  # short documents: one encoder call for several
+            batch = [(i, p) for i, p in enumerate(pieces[start:start + DOCUMENTS_AT_ONCE], start) if p is not None]
+            if not batch:
+                continue
+            length = max(p[0].shape[1] for _, p in batch)
+            windows = torch.cat([torch.nn.functional.pad(p[0], (0, length - p[0].shape[1]),
+                                                         value=tokenizer.pad_token_id) for _, p in batch])
+            attention = torch.cat([torch.nn.functional.pad(p[1], (0, length - p[1].shape[1])) for _, p in batch])
+            states = model(input_ids=windows.to(where), attention_mask=attention.to(where)).last_hidden_state.float()
+            first_row = 0
+            for index, (_, _, word_window, word_position) in batch:
+                rows = word_window.to(where) + first_row
+                encoded[index] = states[rows, word_position.to(where)].cpu()
+                first_row += pieces[index][0].shape[0]
+    return encoded
+
+
+def mention_vectors(corpus: Corpus, encoded: list) -> dict[int, object]:
+    """id(mention) -> its vector: the mean, first and last of its words' vectors."""
+    import torch
+
+    result: dict[int, object] = {}
+    for document, words in zip(corpus.documents, encoded):
+        index = {id(n): i for i, n in enumerate(document.nodes())}
+        for mention in document.mentions:
+            rows = words[[index[id(w)] for w in mention.words]]
+            result[id(mention)] = torch.cat([rows.mean(0), rows[0], rows[-1]])
+    return result
+
+
+def scopes(corpus: Corpus, scope: str, vectors: dict[int, object], report: Report | None = None
+           ) -> dict[tuple, ScopeMentions]:
+    """(scope, block, kind) -> its mentions in document order; a scope of more than ``MAX_CLUSTERED`` mentions of a
+    kind is cut into blocks of whole documents (counted in ``report``)."""
+    grouped: dict[tuple, ScopeMentions] = {}
+    sizes: dict[tuple, int] = {}
+    blocks: dict[tuple, int] = {}
+    for document in corpus.documents:
+        key = scope_key(document, scope)
+        for kind in KINDS:
+            mentions = [m for m in document.mentions if mention_kind(m) == kind]
+            if not mentions:
+                continue
+            if sizes.get((*key, kind), 0) + len(mentions) > MAX_CLUSTERED and sizes.get((*key, kind), 0):
+                blocks[(*key, kind)] = blocks.get((*key, kind), 0) + 1
+                sizes[(*key, kind)] = 0
+                if report is not None:
+                    report.add(f"{scope} scope over {MAX_CLUSTERED} {kind} mentions: clustered in blocks of whole "
+                               f"documents (mentions of two blocks never joined)", str(document.id))
+            sizes[(*key, kind)] = sizes.get((*key, kind), 0) + len(mentions)
+            group = grouped.setdefault((*key, blocks.get((*key, kind), 0), kind), ScopeMentions())
+            for mention in mentions:
+                group.mentions.append(mention)
+                group.vectors.append(vectors[id(mention)])
+                group.lemmas.append(_lemma(mention))
+                group.entities.append(mention.entity.id)  # type: ignore[union-attr]
+    return grouped
+
+
+class PairScorer:
+    """The pairwise scorer (torch module built on first use, so that importing this module needs no torch)."""
+
+    def __init__(self, dimension: int, hidden: int = 256, seed: int = 0) -> None:
+        import torch
+
+        torch.manual_seed(seed)
+        self.projection = torch.nn.Sequential(torch.nn.Linear(dimension, hidden), torch.nn.ReLU())
+        self.pair = torch.nn.Sequential(torch.nn.Linear(3 * hidden + 2, 128), torch.nn.ReLU(), torch.nn.Linear(128, 1))
+
+    def parameters(self) -> list:
+        return [*self.projection.parameters(), *self.pair.parameters()]
+
+    def logits(self, left, right, same_lemma):
+        """Scores of the pairs (left[k], right[k]); ``same_lemma`` 1.0 where their head lemmas are the same."""
+        import torch
+
+        similar = torch.nn.functional.cosine_similarity(left, right, dim=1)
+        return self.joined(self.projection(left), self.projection(right), same_lemma, similar)
+
+    def joined(self, a, b, same_lemma, similar):
+        """Scores from projected mentions, as :meth:`logits` (so that a matrix projects each mention once)."""
+        import torch
+
+        return self.pair(torch.cat([a, b, a * b, same_lemma[:, None], similar[:, None]], dim=1)).squeeze(1)
+
+    def state(self) -> dict:
+        return {"projection": self.projection.state_dict(), "pair": self.pair.state_dict()}
+
+
+def _pairs(group: ScopeMentions, rng: random.Random, negatives: int = 3) -> list[tuple[int, int, float]]:
+    by_entity: dict[str, list[int]] = {}
+    for index, entity in enumerate(group.entities):
+        by_entity.setdefault(entity, []).append(index)
+    positive = [(i, j, 1.0) for members in by_entity.values() for n, i in enumerate(members) for j in members[n + 1:]]
+    size = len(group.mentions)
+    wanted = min(negatives * max(1, len(positive)), size * (size - 1) // 2 - len(positive))
+    negative: set[tuple[int, int]] = set()
+    for _ in range(20 * wanted):
+        if len(negative) >= wanted:
+            break
+        i, j = sorted(rng.sample(range(size), 2)) if size > 1 else (0, 0)
+        if i != j and group.entities[i] != group.entities[j]:
+            negative.add((i, j))
+    return positive + [(i, j, 0.0) for i, j in sorted(negative)]
+
+
+def train_pairs(groups: dict[tuple, ScopeMentions], epochs: int = 4, seed: int = 0,
+                log: Callable[[str], None] | None = None) -> PairScorer:
+    """A pair scorer trained on the pairs of every scope and kind of the training corpus."""
+    import torch
+
+    rng = random.Random(seed)
+    examples = []
+    for group in groups.values():
+        if len(group.mentions) > 1:
+            vectors = torch.stack(group.vectors)
+            lemmas = group.lemmas
+            for i, j, label in _pairs(group, rng):
+                examples.append((vectors[i], vectors[j], float(lemmas[i] == lemmas[j]), label))
+    if not examples:
+        raise HarmonizeError("no mention pairs to learn from (no scope has two mentions of one kind)")
+    scorer = PairScorer(examples[0][0].shape[0], seed=seed)
+    optimizer = torch.optim.Adam(scorer.parameters(), lr=1e-3)
+    loss_function = torch.nn.BCEWithLogitsLoss()
+    for epoch in range(epochs):
+        rng.shuffle(examples)
+        total = 0.0
+        for start in range(0, len(examples), 256):
+            batch = examples[start:start + 256]
+            left = torch.stack([e[0] for e in batch])
+            right = torch.stack([e[1] for e in batch])
+            same = torch.tensor([e[2] for e in batch])
+            labels = torch.tensor([e[3] for e in batch])
+            loss = loss_function(scorer.logits(left, right, same), labels)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total += loss.item() * len(batch)
+        if log is not None:
+            log(f"pair scorer epoch {epoch + 1}: loss {total / len(examples):.4f} on {len(examples)} pairs")
+    return scorer
+
+
+def probabilities(scorer: PairScorer, group: ScopeMentions):
+    """The scope's matrix of P(coreferent), computed in blocks of rows."""
+    import numpy as np
+    import torch
+
+    size = len(group.mentions)
+    matrix = np.zeros((size, size), dtype=np.float32)
+    vectors = torch.stack(group.vectors)
+    numbered: dict[str, int] = {}
+    lemmas = torch.tensor([numbered.setdefault(lemma, len(numbered)) for lemma in group.lemmas])
+    with torch.no_grad():
+        projected = scorer.projection(vectors)
+        unit = torch.nn.functional.normalize(vectors, dim=1, eps=1e-8)
+        for start in range(0, size, BLOCK):
+            end = min(size, start + BLOCK)
+            rows = end - start
+            same = (lemmas[start:end, None] == lemmas[None, :]).float().reshape(-1)
+            similar = (unit[start:end] @ unit.T).reshape(-1)
+            logits = scorer.joined(projected[start:end].repeat_interleave(size, dim=0), projected.repeat(rows, 1),
+                                   same, similar)
+            matrix[start:end] = torch.sigmoid(logits).reshape(rows, size).numpy()
+    return (matrix + matrix.T) / 2
+
+
+def cluster(matrix, threshold: float) -> list[int]:
+    """Average-linkage clusters of 1 - P, cut at ``threshold`` (a label per mention)."""
+    import numpy as np
+    from scipy.cluster.hierarchy import fcluster, linkage
+    from scipy.spatial.distance import squareform
+
+    size = matrix.shape[0]
+    if size < 2:
+        return [1] * size
+    distances = 1.0 - matrix
+    np.fill_diagonal(distances, 0.0)
+    return fcluster(linkage(squareform(distances, checks=False), method="average"), t=threshold,
+                    criterion="distance").tolist()
+
+
+def write_clusters(corpus: Corpus, groups: dict[tuple, ScopeMentions], labels: dict[tuple, list[int]]) -> None:
+    """Replace the corpus' entities by the clusters: ids shared across the documents of a scope."""
+    from harmonize.resolvers.documents import without_coreference
+
+    placed = []
+    for key, group in groups.items():
+        for mention, label in zip(group.mentions, labels[key]):
+            placed.append((mention.sentence.document, list(mention.words), dict(mention.attrs), key[-1], (key, label)))
+    without_coreference(corpus, Report())
+    numbers: dict[tuple, str] = {}
+    for document, words, attrs, kind, name in placed:
+        entity_id = numbers.setdefault(name, f"X{len(numbers) + 1}")
+        entity = document.entity(entity_id) or document.new_entity(entity_id, EVENT if kind == EVENT else None)
+        document.add_mention(entity, words, **attrs)
+    for document in corpus.documents:
+        document.entities.sort(key=lambda e: e.mentions[0].order)
+
+
+@dataclass
+class CrossDocumentModel:
+    """The pair scorer, the mention detector and the thresholds chosen on dev: ``clustering[mentions][kind]`` (the
+    cut of average linkage, for gold and for predicted mentions) and ``detection[kind]``."""
+
+    scorer: PairScorer
+    detector: MentionDetector
+    clustering: dict[str, dict[str, float]]
+    detection: dict[str, float]
+    encoder: str
+    scope: str
+
+    def resolve(self, corpus: Corpus, gold_mentions: bool = False, device: str = "cpu",
+                report: Report | None = None, encoded: list | None = None) -> Counter:
+        """Replace the corpus' coreference: detect mentions (or keep the input's, ``gold_mentions``) and cluster
+        them inside each scope, events and entities apart."""
+        for document in corpus.documents:
+            scope_key(document, self.scope)  # a wrong scope fails before any work
+        encoded = encoded if encoded is not None else encode_documents(corpus, self.encoder, device)
+        counts: Counter = Counter()
+        if not gold_mentions:
+            counts.update(detect_mentions(corpus, self.detector, encoded, self.detection, report))
+        groups = scopes(corpus, self.scope, mention_vectors(corpus, encoded), report)
+        cut = self.clustering["gold" if gold_mentions else "predicted"]
+        labels = {key: cluster(probabilities(self.scorer, group), cut[key[-1]]) for key, group in groups.items()}
+        write_clusters(corpus, groups, labels)
+        counts["documents"] += len(corpus.documents)
+        counts["mentions"] += sum(len(group.mentions) for group in groups.values())
+        counts["scopes"] += len({key[:-2] for key in groups})
+        return counts
+
+    def save(self, folder: str | Path) -> None:
+        import json
+
+        import torch
+
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        torch.save({"pair": self.scorer.state(), "detector": self.detector.state()}, folder / WEIGHTS)
+        (folder / DESCRIPTION).write_text(json.dumps(
+            {"kind": "cross-document", "encoder": self.encoder, "scope": self.scope,
+             "dimension": self.scorer.projection[0].in_features // 3, "clustering": self.clustering,
+             "detection": self.detection}, indent=1) + "\n", encoding="utf-8")
+
+
+def is_cross_document_model(folder: str | Path) -> bool:
+    return (Path(folder) / DESCRIPTION).is_file()
+
+
+def load_model(folder: str | Path) -> CrossDocumentModel:
+    """The model :meth:`CrossDocumentModel.save` wrote (its encoder is loaded by name when it runs)."""
+    import json
+
+    import torch
+
+    folder = Path(folder)
+    try:
+        description = json.loads((folder / DESCRIPTION).read_text(encoding="utf-8"))
+        state = torch.load(folder / WEIGHTS, weights_only=True)
+        scorer = PairScorer(3 * description["dimension"])
+        scorer.projection.load_state_dict(state["pair"]["projection"])
+        scorer.pair.load_state_dict(state["pair"]["pair"])
+        detector = MentionDetector.from_state(state["detector"], description["dimension"])
+        return CrossDocumentModel(scorer, detector, description["clustering"], description["detection"],
+                                  description["encoder"], description["scope"])
+    except (OSError, ValueError, RuntimeError, KeyError) as error:
+        raise HarmonizeError(f"{folder}: not a cross-document model ({type(error).__name__}: {error})") from None
+
+
+def _choose_cut(dev: Corpus, response: Corpus, encoded: list, scorer: PairScorer, scope: str,
+                log: Callable[[str], None] | None, what: str) -> dict[str, float]:
+    """Each kind's clustering threshold with the best CoNLL F1 of ``response``'s mentions against ``dev``."""
+    from harmonize.resolvers.neural import fresh_copy
+
+    groups = scopes(response, scope, mention_vectors(response, encoded))
+    matrices = {key: probabilities(scorer, group) for key, group in groups.items()}
+    chosen = {}
+    for kind in KINDS:
+        conll = {}
+        for threshold in THRESHOLDS:
+            predicted = fresh_copy(response)
+            predicted_groups = scopes(predicted, scope, {id(m): None for d in predicted.documents
+                                                         for m in d.mentions})
+            write_clusters(predicted, predicted_groups,
+                           {key: cluster(matrices[key], threshold) for key in groups})
+            conll[threshold] = kind_scores(dev, predicted, scope, kind)["conll"]
+        chosen[kind] = middle_of_best(conll)
+        if log is not None:
+            log(f"{what} mentions: {kind} clustering threshold {chosen[kind]} (dev CoNLL {conll[chosen[kind]]:.2f})")
+    return chosen
+
+
+def train_model(train: Corpus, dev: Corpus, scope: str = "topic", encoder: str = "minilm", epochs: int = 4,
+                seed: int = 0, device: str = "cpu", log: Callable[[str], None] | None = None,
+                report: Report | None = None, encoded: tuple[list, list] | None = None) -> CrossDocumentModel:
+    """Train the pair scorer on ``train``'s gold mentions and the mention detector on its mentions, then choose the
+    detection thresholds and, for gold and for detected mentions, the clustering thresholds on ``dev``.
+    ``encoded``: the two corpora's word vectors where already computed."""
+    from harmonize.resolvers.neural import fresh_copy
+
+    train_words, dev_words = encoded or (encode_documents(train, encoder, device),
+                                         encode_documents(dev, encoder, device))
+    scorer = train_pairs(scopes(train, scope, mention_vectors(train, train_words)), epochs, seed, log)
+    detector = train_detector(train, train_words, 2 * epochs, seed, report, log)
+    detection = choose_thresholds(detector, dev, dev_words, log)
+    detected = fresh_copy(dev)
+    detect_mentions(detected, detector, dev_words, detection)
+    clustering = {"gold": _choose_cut(dev, dev, dev_words, scorer, scope, log, "gold"),
+                  "predicted": _choose_cut(dev, detected, dev_words, scorer, scope, log, "predicted")}
+    return CrossDocumentModel(scorer, detector, clustering, detection, encoder, scope)
+
+
+def only_kind(corpus: Corpus, kind: str) -> Corpus:
+    """A copy holding only the mentions of one kind."""
+    from harmonize.resolvers.neural import fresh_copy
+
+    copy = fresh_copy(corpus)
+    for document in copy.documents:
+        for mention in [m for m in document.mentions if mention_kind(m) != kind]:
+            document.remove_mention(mention)
+    return copy
+
+
+def kind_scores(key: Corpus, response: Corpus, scope: str, kind: str, singletons: bool = False) -> dict[str, float]:
+    """Cattan et al.'s figures for one kind: mention detection (exact, singletons included) and MUC, B3, CEAF-e, LEA,
+    CoNLL across the documents of each scope (singletons left out unless ``singletons``), in percent."""
+    from harmonize.scoring.score import score_corpora
+
+    gold, predicted = only_kind(key, kind), only_kind(response, kind)
+    detected = score_corpora(gold, predicted, ["mentions"], singletons=True, mode="exact")
+    scores = score_corpora(gold, predicted, ["muc", "bcub", "ceafe", "lea"], singletons=singletons, mode="exact",
+                           cross_document=scope)
+    mentions = detected.metrics["mentions"]
+    row = {"mention recall": 100 * mentions.recall, "mention precision": 100 * mentions.precision,
+           "mention F1": 100 * mentions.f1}
+    row.update({name: 100 * score.f1 for name, score in scores.metrics.items()})
+    row["conll"] = 100 * (scores.conll or 0.0)
+    return row
+
+
+@dataclass
+class Validation:
+    """What :func:`validate_cross_document` measured: figures per (mentions, system, kind), and timings."""
+
+    rows: dict[tuple[str, str, str], dict[str, float]]
+    scope: str
+    singletons: bool
+    train_seconds: float
+    predict_seconds: dict[str, float]  # the model's, on dev, per mentions (encoding included)
+    dev_mentions: int
+    dev_words: int
+
+    def table(self) -> str:
+        columns = ("mention recall", "mention precision", "mention F1", "muc", "bcub", "ceafe", "lea", "conll")
+        titles = ("MD R", "MD P", "MD F1", "MUC", "B3", "CEAF-e", "LEA", "CoNLL")
+        lines = [f"{'mentions / system / kind':<36}" + "".join(f"{t:>8}" for t in titles)]
+        for (mentions, system, kind), row in self.rows.items():
+            name = f"{mentions} / {system} / {'events' if kind == EVENT else 'entities'}"
+            lines.append(f"{name:<36}" + "".join(f"{row[c]:>8.2f}" for c in columns))
+        return "\n".join(lines) + "\n"
+
+
+def validate_cross_document(train: Corpus, dev: Corpus, scope: str = "topic", encoder: str = "minilm",
+                            epochs: int = 4, seed: int = 0, device: str = "cpu", singletons: bool = False,
+                            log: Callable[[str], None] | None = None, model_dir: str | Path | None = None,
+                            report: Report | None = None) -> Validation:
+    """Train on ``train``, then score on ``dev`` the same-lemma baseline and the model, on dev's gold mentions and
+    on the detector's mentions (the lemma baseline clusters the same detected mentions); the model is kept in
+    ``model_dir`` where given."""
+    import time
+
+    from harmonize.resolvers.lemma import resolve_lemma
+    from harmonize.resolvers.neural import fresh_copy
+
+    for corpus in (train, dev):
+        for document in corpus.documents:
+            scope_key(document, scope)  # a ScopeError names what the scope needs
+    started = time.perf_counter()
+    encoded = (encode_documents(train, encoder, device), encode_documents(dev, encoder, device))
+    model = train_model(train, dev, scope, encoder, epochs, seed, device, log, report, encoded)
+    train_seconds = time.perf_counter() - started
+    if model_dir is not None:
+        model.save(model_dir)
+    responses, predict_seconds = {}, {}
+    for mentions in MENTIONS:
+        predicted = fresh_copy(dev)
+        started = time.perf_counter()
+        model.resolve(predicted, mentions == "gold", device, Report())
+        predict_seconds[mentions] = time.perf_counter() - started
+        baseline = fresh_copy(dev)
+        if mentions == "predicted":
+            detect_mentions(baseline, model.detector, encoded[1], model.detection)
+        resolve_lemma(baseline, scope, gold_mentions=True, report=Report())
+        responses[(mentions, "lemma baseline")] = baseline
+        responses[(mentions, "model")] = predicted
+    rows = {(mentions, system, kind): kind_scores(dev, response, scope, kind, singletons)
+            for (mentions, system), response in responses.items() for kind in KINDS}
+    return Validation(rows, scope, singletons, train_seconds, predict_seconds,
+                      sum(len(d.mentions) for d in dev.documents), sum(len(list(d.nodes())) for d in dev.documents))
+
+
+__all__ = ["CrossDocumentModel", "Validation", "encode_documents", "is_cross_document_model", "kind_scores",
+           "load_model", "train_model", "validate_cross_document"]

@@ -1,0 +1,213 @@
+"""Mention detection for the cross-document resolver: which spans are event mentions, which entity mentions.
+
+Every span inside one sentence and at most ``max_width`` words long is a candidate; it is read as the mean, first
+and last of its words' vectors (a frozen encoder's, :func:`harmonize.resolvers.cross_document.encode_documents`)
+and a width embedding, and a small network gives it three scores: not a mention, an event, an entity. A span is
+kept as its likelier kind when that probability passes the kind's threshold (chosen on dev for the best exact
+mention F1); of two kept spans of one kind that cross (overlap without nesting) the better stays. Nested mentions
+are kept, as ECB+ annotates them.
+
+Training targets are the gold mentions; one the detector cannot give is counted, never silently lost: longer than
+``max_width`` or over a sentence break (left out), discontinuous (learnt as the span from its first to its last
+word), one span annotated as both kinds (learnt as the event).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from harmonize.errors import Report
+from harmonize.resolvers.lemma import mention_kind
+from harmonize.schemas.model import Corpus, Document
+
+NOT_MENTION, EVENT_LABEL, ENTITY_LABEL = 0, 1, 2
+LABEL_KINDS = {EVENT_LABEL: "event", ENTITY_LABEL: "entity"}
+MAX_WIDTH = 12
+THRESHOLDS = tuple(round(0.05 * step, 2) for step in range(2, 19))  # 0.1 .. 0.9
+
+
+class MentionDetector:
+    """The span scorer (torch modules built here, so that importing this module needs no torch)."""
+
+    def __init__(self, dimension: int, max_width: int = MAX_WIDTH, hidden: int = 256, seed: int = 0) -> None:
+        import torch
+
+        torch.manual_seed(seed)
+        self.max_width = max_width
+        self.width = torch.nn.Embedding(max_width, 32)
+        self.scorer = torch.nn.Sequential(torch.nn.Linear(3 * dimension + 32, hidden), torch.nn.ReLU(),
+                                          torch.nn.Dropout(0.2), torch.nn.Linear(hidden, 3))
+
+    def parameters(self) -> list:
+        return [*self.width.parameters(), *self.scorer.parameters()]
+
+    def train(self, mode: bool = True) -> None:
+        self.scorer.train(mode)
+
+    def logits(self, words, spans):
+        """[spans, 3] scores of the (first, last) ``spans`` over the word vectors ``words``."""
+        import torch
+
+        sums = torch.cat([torch.zeros(1, words.shape[1]), words.cumsum(0)])
+        first, last = spans[:, 0], spans[:, 1]
+        width = last - first + 1
+        mean = (sums[last + 1] - sums[first]) / width[:, None]
+        return self.scorer(torch.cat([mean, words[first], words[last], self.width(width - 1)], dim=1))
+
+    def state(self) -> dict:
+        return {"width": self.width.state_dict(), "scorer": self.scorer.state_dict(), "max_width": self.max_width}
+
+    @classmethod
+    def from_state(cls, state: dict, dimension: int) -> MentionDetector:
+        detector = cls(dimension, int(state["max_width"]))
+        detector.width.load_state_dict(state["width"])
+        detector.scorer.load_state_dict(state["scorer"])
+        detector.train(False)
+        return detector
+
+
+def candidate_spans(document: Document, max_width: int) -> list[tuple[int, int]]:
+    """Every (first, last) word index of the document inside one sentence, at most ``max_width`` words."""
+    spans = []
+    start = 0
+    for sentence in document.sentences:
+        size = len(sentence.nodes)
+        spans.extend((start + first, start + last) for first in range(size)
+                     for last in range(first, min(size, first + max_width)))
+        start += size
+    return spans
+
+
+def gold_labels(document: Document, spans: Sequence[tuple[int, int]], max_width: int, report: Report) -> list[int]:
+    """The label of each candidate span from the document's mentions (what cannot be learnt is counted)."""
+    index = {id(node): i for i, node in enumerate(document.nodes())}
+    wanted: dict[tuple[int, int], int] = {}
+    for mention in document.mentions:
+        first, last = index[id(mention.words[0])], index[id(mention.words[-1])]
+        if last - first + 1 > max_width:
+            report.add(f"mention detection: gold mention longer than {max_width} words not learnt", str(document.id))
+            continue
+        if last - first + 1 != len(mention.words):
+            report.add("mention detection: discontinuous gold mention learnt as its whole extent", str(document.id))
+        label = EVENT_LABEL if mention_kind(mention) == "event" else ENTITY_LABEL
+        if wanted.get((first, last), label) != label:
+            report.add("mention detection: span annotated as event and entity learnt as the event", str(document.id))
+            label = EVENT_LABEL
+        wanted[(first, last)] = label
+    return [wanted.get(span, NOT_MENTION) for span in spans]
+
+
+def train_detector(corpus: Corpus, encoded: Sequence, epochs: int = 8, seed: int = 0, report: Report | None = None,
+                   log: Callable[[str], None] | None = None, max_width: int = MAX_WIDTH) -> MentionDetector:
+    """A detector trained on the gold mentions of ``corpus`` (``encoded``: its documents' word vectors)."""
+    import torch
+
+    report = report if report is not None else Report()
+    examples = []
+    for document, words in zip(corpus.documents, encoded):
+        spans = candidate_spans(document, max_width)
+        if spans:
+            examples.append((words, torch.tensor(spans), torch.tensor(gold_labels(document, spans, max_width, report))))
+    detector = MentionDetector(encoded[0].shape[1], max_width, seed=seed)
+    optimizer = torch.optim.Adam(detector.parameters(), lr=1e-3)
+    loss_function = torch.nn.CrossEntropyLoss()
+    rng = random.Random(seed)
+    detector.train(True)
+    for epoch in range(epochs):
+        rng.shuffle(examples)
+        total, count = 0.0, 0
+        for words, spans, labels in examples:
+            loss = loss_function(detector.logits(words, spans), labels)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total, count = total + loss.item() * len(labels), count + len(labels)
+        if log is not None:
+            log(f"mention detector epoch {epoch + 1}: loss {total / max(1, count):.4f} on {count} candidate spans")
+    detector.train(False)
+    return detector
+
+
+def scored_spans(detector: MentionDetector, document: Document, words) -> list[tuple[int, int, str, float]]:
+    """(first, last, kind, probability) of each candidate, as its likelier kind."""
+    import torch
+
+    spans = candidate_spans(document, detector.max_width)
+    if not spans:
+        return []
+    with torch.no_grad():
+        probabilities = torch.softmax(detector.logits(words, torch.tensor(spans)), dim=1)
+    kinds = probabilities[:, 1:].argmax(1) + 1
+    best = probabilities.gather(1, kinds[:, None]).squeeze(1)
+    return [(first, last, LABEL_KINDS[int(kind)], float(p)) for (first, last), kind, p in zip(spans, kinds, best)]
+
+
+def kept_spans(scored: Sequence[tuple[int, int, str, float]], thresholds: dict[str, float]
+               ) -> list[tuple[int, int, str]]:
+    """The spans over their kind's threshold, crossing ones resolved per kind (the better stays)."""
+    from harmonize.resolvers.model import non_crossing
+
+    kept = []
+    for kind in LABEL_KINDS.values():
+        chosen = [(first, last, p) for first, last, k, p in scored if k == kind and p >= thresholds[kind]]
+        kept.extend((first, last, kind) for first, last in
+                    non_crossing([[f, ll] for f, ll, _ in chosen], [p for *_, p in chosen]))
+    return sorted(kept)
+
+
+def choose_thresholds(detector: MentionDetector, dev: Corpus, encoded: Sequence,
+                      log: Callable[[str], None] | None = None) -> dict[str, float]:
+    """Each kind's threshold with the best exact mention F1 on ``dev``."""
+    scored = [scored_spans(detector, document, words) for document, words in zip(dev.documents, encoded)]
+    gold = []
+    for document in dev.documents:
+        index = {id(node): i for i, node in enumerate(document.nodes())}
+        gold.append({(index[id(m.words[0])], index[id(m.words[-1])], mention_kind(m)) for m in document.mentions
+                     if len(m.words) == index[id(m.words[-1])] - index[id(m.words[0])] + 1})
+    thresholds = {}
+    for kind in LABEL_KINDS.values():
+        f1 = {}
+        for threshold in THRESHOLDS:
+            found = right = wanted = 0
+            for spans, expected in zip(scored, gold):
+                predicted = {s for s in kept_spans(spans, {k: threshold for k in LABEL_KINDS.values()})
+                             if s[2] == kind}
+                truth = {s for s in expected if s[2] == kind}
+                found, right, wanted = found + len(predicted), right + len(predicted & truth), wanted + len(truth)
+            f1[threshold] = 2 * right / (found + wanted) if found + wanted else 0.0
+        thresholds[kind] = middle_of_best(f1)
+        if log is not None:
+            log(f"mention detection: {kind} threshold {thresholds[kind]} (dev mention F1 "
+                f"{100 * f1[thresholds[kind]]:.2f}, contiguous mentions)")
+    return thresholds
+
+
+def middle_of_best(scores: dict[float, float]) -> float:
+    """The threshold with the best score; of several equally good, the middle one (the safest on unseen data)."""
+    best = max(scores.values())
+    tied = sorted(t for t, score in scores.items() if score >= best - 1e-9)
+    return tied[len(tied) // 2]
+
+
+def detect_mentions(corpus: Corpus, detector: MentionDetector, encoded: Sequence, thresholds: dict[str, float],
+                    report: Report | None = None) -> Counter:
+    """Replace the corpus' coreference by the detected mentions, each its own entity (typed ``event`` for events)."""
+    from harmonize.resolvers.documents import without_coreference
+
+    report = report if report is not None else Report()
+    found = [kept_spans(scored_spans(detector, d, w), thresholds) for d, w in zip(corpus.documents, encoded)]
+    without_coreference(corpus, report)
+    counts: Counter = Counter()
+    for document, spans in zip(corpus.documents, found):
+        nodes = list(document.nodes())
+        for first, last, kind in spans:
+            entity = document.new_entity(None, "event" if kind == "event" else None)
+            document.add_mention(entity, nodes[first:last + 1])
+            counts[f"detected {kind} mentions"] += 1
+        document.entities.sort(key=lambda e: e.mentions[0].order)
+    return counts
+
+
+__all__ = ["MentionDetector", "choose_thresholds", "detect_mentions", "train_detector"]

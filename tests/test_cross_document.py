@@ -1,0 +1,136 @@
+"""The cross-document model on two small hand-made topics: it learns to join events that share a lemma and to keep
+apart those that share none, across documents; a saved model predicts the same; the CLI refuses input without
+topics in one line (exit 2); prediction resolves all inputs together and writes the third-party JSON."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("transformers")
+
+from harmonize.converters.corefud import format_corefud, parse_corefud
+from harmonize.resolvers.cross_document import kind_scores, load_model, train_model
+from harmonize.resolvers.neural import fresh_copy
+from harmonize.schemas.model import Corpus
+from tests.conftest import make_tiny_encoder
+
+# Each document: one sentence, two events (one per lemma) and an entity; the same lemma is the same event in a topic.
+TOPICS = {"1": (("quake", "struck"), ("town",)), "2": (("storm", "flooded"), ("valley",)),
+          "3": (("fire", "burned"), ("forest",)), "4": (("vote", "passed"), ("law",))}
+FILLER = ("the", "and", "then", "near", "a", "of")
+
+
+def document(doc_id: str, topic: str, words: list[tuple[str, str | None]]) -> str:
+    """``words``: (form, Entity value or None); the lemma is the form."""
+    lines = [f"# newdoc id = {doc_id}", "# global.Entity = eid-etype-head-other", f"# meta::topic = {topic}",
+             f"# meta::subtopic = {topic}a", f"# sent_id = {doc_id}-1", f"# text = {' '.join(w for w, _ in words)}"]
+    for number, (form, entity) in enumerate(words, 1):
+        lines.append("\t".join([str(number), form, form, "NOUN", "_", "_", "_", "_", "_",
+                                f"Entity={entity}" if entity else "_"]))
+    return "\n".join(lines) + "\n\n"
+
+
+def topic_documents(topic: str, count: int, words_of: str | None = None) -> str:
+    """``count`` documents of ``topic`` with the words of TOPICS[words_of or topic]."""
+    (first, second), (thing,) = TOPICS[words_of or topic]
+    text = ""
+    for number in range(count):
+        filler = FILLER[number % len(FILLER)]
+        words = [("the", None), (first, "(e1-event-1-)"), (filler, None), ("the", None), (thing, "(e3-place-1-)"),
+                 ("then", None), (second, "(e2-event-1-)"), (filler, None)]
+        if number % 2:
+            words = words[3:] + words[:3]  # the events in another order, so that position does not tell them
+        text += document(f"t{topic}d{number}", topic, words)
+    return text
+
+
+def events(corpus: Corpus) -> list[list[tuple[str, str]]]:
+    """Each event entity as (document, text) of its mentions, across documents, sorted."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for document in corpus.documents:
+        for entity in document.entities:
+            if entity.type == "event":
+                found.setdefault(entity.id, []).extend((str(document.id), m.text) for m in entity.mentions)
+    return sorted(sorted(e) for e in found.values())
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    words = {w for t in TOPICS.values() for group in t for w in group} | set(FILLER)
+    encoder = make_tiny_encoder(tmp_path_factory.mktemp("encoder"), sorted(words))
+    train = parse_corefud(topic_documents("1", 8) + topic_documents("2", 8))
+    dev = parse_corefud(topic_documents("3", 4))
+    model = train_model(train, dev, "topic", str(encoder), epochs=12, seed=0, device="cpu")
+    return model, tmp_path_factory.mktemp("model")
+
+
+def test_joins_events_with_one_lemma_and_separates_events_without(trained) -> None:
+    model, _ = trained
+    test = parse_corefud(topic_documents("4", 3))
+    model.resolve(test, gold_mentions=True, device="cpu")
+    assert events(test) == [[("t4d0", "passed"), ("t4d1", "passed"), ("t4d2", "passed")],
+                            [("t4d0", "vote"), ("t4d1", "vote"), ("t4d2", "vote")]]
+    gold = parse_corefud(topic_documents("4", 3))
+    assert kind_scores(gold, test, "topic", "event")["conll"] == pytest.approx(100.0)
+
+
+def test_detected_mentions_are_clustered_with_shared_ids(trained) -> None:
+    model, _ = trained
+    gold = parse_corefud(topic_documents("5", 3, words_of="1"))  # new documents, words the detector was shown
+    test = fresh_copy(gold)
+    counts = model.resolve(test, gold_mentions=False, device="cpu")
+    scores = kind_scores(gold, test, "topic", "event")
+    assert counts["detected event mentions"] == 6 and scores["mention F1"] == pytest.approx(100.0)
+    assert scores["conll"] == pytest.approx(100.0)
+    text = format_corefud(test)
+    assert text.count("Entity=(X") == counts["mentions"]  # one id per entity across the topic's documents
+
+
+def test_a_saved_model_predicts_the_same(trained) -> None:
+    model, folder = trained
+    model.save(folder)
+    loaded = load_model(folder)
+    assert loaded.clustering == model.clustering and loaded.detection == model.detection
+    first, second = parse_corefud(topic_documents("4", 3)), parse_corefud(topic_documents("4", 3))
+    model.resolve(first, device="cpu")
+    loaded.resolve(second, device="cpu")
+    assert format_corefud(first) == format_corefud(second)
+
+
+def test_input_without_topics_is_a_one_line_usage_error(tmp_path: Path) -> None:
+    text = topic_documents("1", 2).replace("# meta::topic = 1\n", "").replace("# meta::subtopic = 1a\n", "")
+    (tmp_path / "train.conllu").write_text(text, encoding="utf-8")
+    (tmp_path / "dev.conllu").write_text(text, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "harmonize", "validate", str(tmp_path / "train.conllu"),
+                          str(tmp_path / "dev.conllu"), "--cross-document", "topic"],
+                         check=False, capture_output=True, text=True,
+                         env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.strip().count("\n") == 0 and "--scope corpus" in run.stderr
+
+
+def test_predict_resolves_all_inputs_together_and_writes_mentions_json(trained, tmp_path: Path) -> None:
+    from harmonize.resolvers import resolve_files
+
+    model, folder = trained
+    model.save(folder)
+    (tmp_path / "a.conllu").write_text(topic_documents("5", 2, words_of="1"), encoding="utf-8")
+    (tmp_path / "b.conllu").write_text(topic_documents("5", 2, words_of="1").replace("t5d", "t5e"),
+                                       encoding="utf-8")
+    inputs = [tmp_path / "a.conllu", tmp_path / "b.conllu"]
+    counts = resolve_files(inputs, tmp_path / "out", "model", model=folder, gold_mentions=True, device="cpu")
+    assert counts["files"] == 2 and counts["documents"] == 4
+    written = {name: (tmp_path / "out" / name).read_text(encoding="utf-8") for name in ("a.conllu", "b.conllu")}
+    quake = {line.split("Entity=")[1] for text in written.values() for line in text.splitlines()
+             if "\tquake\t" in line}
+    assert len(quake) == 1  # the topic's four "quake" mentions, two files, one entity id
+    resolve_files(inputs, tmp_path / "json", "model", model=folder, target="mentions-json", device="cpu",
+                  options={"name": "dev"})
+    assert {p.name for p in (tmp_path / "json").iterdir()} == {"dev_event_gold_mentions.json",
+                                                             "dev_entity_gold_mentions.json", "dev_text.txt"}
