@@ -134,3 +134,19 @@ def test_predict_resolves_all_inputs_together_and_writes_mentions_json(trained, 
                   options={"name": "dev"})
     assert {p.name for p in (tmp_path / "json").iterdir()} == {"dev_event_gold_mentions.json",
                                                              "dev_entity_gold_mentions.json", "dev_text.txt"}
+
+
+def test_a_large_scope_is_clustered_in_blocks_of_whole_documents_and_says_so(monkeypatch) -> None:
+    from harmonize.errors import Report
+    from harmonize.resolvers import cross_document
+
+    monkeypatch.setattr(cross_document, "MAX_CLUSTERED", 5)  # each document has 2 events: blocks of 2 documents
+    corpus = parse_corefud(topic_documents("1", 5) + topic_documents("2", 2))
+    report = Report()
+    groups = cross_document.scopes(corpus, "corpus", {id(m): None for d in corpus.documents for m in d.mentions},
+                                   report)
+    events = {key: [str(m.sentence.document.id) for m in group.mentions] for key, group in groups.items()
+              if key[-1] == "event"}
+    assert list(events.values()) == [["t1d0"] * 2 + ["t1d1"] * 2, ["t1d2"] * 2 + ["t1d3"] * 2,
+                                     ["t1d4"] * 2 + ["t2d0"] * 2, ["t2d1"] * 2]
+    assert sum(n for reason, n in report.counts.items() if "clustered in blocks" in reason) == 4  # 3 + 1 entity
