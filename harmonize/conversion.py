@@ -47,6 +47,13 @@ class Steps:
         """Whether the steps may change what a document's entity header needs (heads, attributes)."""
         return self.rules is not None or self.parse not in (None, NO_PARSING)
 
+    @property
+    def per_document(self) -> bool:
+        """Whether the steps can run on a piece of a file (no rule needs the whole corpus at once)."""
+        from harmonize.rules import rule_list
+
+        return self.rules is None or not any(rule.across_documents for rule in rule_list(self.rules))
+
     def apply(self, corpus: Corpus, report: Report) -> None:
         from harmonize.parsing.trees import parse_corpus
 
@@ -168,9 +175,9 @@ def convert_file(
 ) -> Report:
     """Read one file, apply the steps (parsing, rules), write it in the target format, free the model at once;
     return what was dropped or changed. With several ``workers``, a large CorefUD file written as CorefUD goes in
-    pieces."""
+    pieces (unless a rule needs the whole corpus at once)."""
     if workers > 1 and reader.name == writer.name == "corefud" and not in_path.is_dir() \
-            and in_path.stat().st_size >= PIECE_BYTES:
+            and in_path.stat().st_size >= PIECE_BYTES and steps.per_document:
         from harmonize.converters.corefud import document_pieces
 
         data = in_path.read_bytes()

@@ -58,7 +58,8 @@ def our_mentions(corpus: Corpus, heads: bool = True) -> set[tuple]:
 def test_rules_equal_udapis_blocks_on_real_files(path: Path, steps: list[str]) -> None:
     corpus = harmonize.read(path)
     apply_rules(corpus, ",".join(steps), Report())
-    blocks = RULES[steps[0]].steps[:-1] if steps == ["corefud"] else steps  # "check" changes nothing
+    # "standard-header" and "check" change no mention (udapi has no block for them)
+    blocks = [s for s in RULES[steps[0]].steps if s in BLOCKS] if steps == ["corefud"] else steps
     # udapi gives a mention without an annotated head its first word; compare heads where a step set them.
     heads = "move-heads" in blocks or "head" in (corpus.documents[0].entity_fields or ())
     assert our_mentions(corpus, heads) == udapi_mentions(path, list(blocks), heads)
@@ -109,7 +110,7 @@ def test_rules_equal_udapis_blocks_where_there_is_something_to_fix(tmp_path: Pat
         assert [len(m.words) for m in corpus.documents[0].entity("e5").mentions] == [4, 2]  # nested: kept
 
 
-def test_corefud_set_writes_heads_into_a_header_without_them_and_stays_valid(tmp_path: Path) -> None:
+def test_corefud_set_writes_heads_and_a_header_udvalidate_accepts(tmp_path: Path) -> None:
     gum = SHARED_DATA / "gum" / "v11.1.0" / "dep" / "GUM_academic_art.conllu"
     if not gum.exists():
         pytest.skip(f"{gum} not found: set HARMONIZE_SHARED_DATA to the shared data folder")
@@ -117,9 +118,17 @@ def test_corefud_set_writes_heads_into_a_header_without_them_and_stays_valid(tmp
     assert done.returncode == 0, done.stderr
     assert "262 x corefud move-heads: head set (none before)" in done.stderr
     text = (tmp_path / "art.conllu").read_text(encoding="utf-8")
-    assert "# global.Entity = GRP-etype-infstat-salience-centering-minspan-link-head-identity" in text
+    # GUM's own header (GRP-etype-infstat-salience-centering-minspan-link-identity) does not parse in udvalidate;
+    # standard-header puts eid, etype, head first, and the values move with their names.
+    assert "# global.Entity = eid-etype-head-infstat-salience-centering-minspan-link-identity" in text
+    assert "1 x corefud standard-header" in done.stderr
     again = harmonize.read(tmp_path / "art.conllu")
     assert all(m.head is not None for d in again for m in d.mentions)
+    original = harmonize.read(gum)
+    assert [(m.text, m.entity_type, m.attrs) for d in again for m in d.mentions] == \
+        [(m.text, m.entity_type, m.attrs) for d in original for m in d.mentions]
+    ok, output = validate(tmp_path / "art.conllu", "en")
+    assert ok, output
 
 
 def test_heads_only_and_remove_singletons_compose_in_the_order_given() -> None:
@@ -156,7 +165,7 @@ def test_heads_only_keeps_a_mention_without_head_or_tree_and_reports_it() -> Non
 def test_rules_are_listed_and_unknown_names_refused(tmp_path: Path) -> None:
     listed = run("rules").stdout.splitlines()
     assert [line.split()[0] for line in listed] == list(RULES)
-    assert any(line.startswith("corefud") and "merge-same-span, fix-interleaved, move-heads, check" in line
+    assert any(line.startswith("corefud") and "merge-same-span, fix-interleaved, move-heads, standard-header, unique-ids, check" in line
                for line in listed)
     with pytest.raises(HarmonizeError, match="no rules 'corefd'; available: ontogum, corefud"):
         rule_list("corefud,corefd")
@@ -176,3 +185,48 @@ def test_corefud_rules_on_a_parsed_conversion_give_valid_corefud(udpipe_model: P
     assert done.returncode == 0, done.stderr
     ok, output = validate(out, "ru")
     assert ok, output
+
+
+def test_corefud_set_makes_a_multi_document_file_udvalidate_accepts(tmp_path: Path) -> None:
+    """GUM's documents each number their entities from 1; one file of several must not repeat an id."""
+    files = shared_files("GUM_academic_*.conllu", "gum", "v11.1.0", "dep")[:4]
+    if len(files) < 4:
+        pytest.skip("GUM V11.1.0 not found: set HARMONIZE_SHARED_DATA to the shared data folder")
+    joined = tmp_path / "four.conllu"
+    joined.write_text("".join(f.read_text(encoding="utf-8") for f in files), encoding="utf-8")
+    done = run("convert", joined, "-o", tmp_path / "out.conllu", "--rules", "corefud")
+    assert done.returncode == 0, done.stderr
+    assert "3 x corefud unique-ids: entity ids an earlier document used prefixed" in done.stderr
+    ok, output = validate(tmp_path / "out.conllu", "en")
+    assert ok, output
+    before, after = harmonize.read(joined), harmonize.read(tmp_path / "out.conllu")
+    assert [[len(e.mentions) for e in d.entities] for d in before] == [[len(e.mentions) for e in d.entities]
+                                                                      for d in after]
+    assert [b.anaphor.entity.id for b in after.documents[1].bridges][:1] == \
+        [f"d2.{b.anaphor.entity.id}" for b in before.documents[1].bridges][:1]
+
+
+def test_unique_ids_keep_a_topics_shared_ids_and_count_them() -> None:
+    def document(doc_id: str, topic: str | None) -> Document:
+        built = Document(id=doc_id, topic=topic)
+        sentence = built.add_sentence(Sentence(id=f"{doc_id}-1", text="a b"))
+        for number, form in enumerate(("a", "b"), 1):
+            sentence.add_node(Node(str(number), form))
+        for word, entity_id in zip(sentence.nodes, ("e1", f"own-{doc_id}")):
+            built.add_mention(built.new_entity(entity_id), [word])
+        return built
+
+    corpus = Corpus([document("x1", "1"), document("x2", "1"), document("y1", None), document("y2", "2")])
+    report = Report()
+    apply_rules(corpus, "unique-ids", report)
+    assert [[e.id for e in d.entities] for d in corpus] == [["e1", "own-x1"], ["e1", "own-x2"], ["d3.e1", "d3.own-y1"],
+                                                            ["d4.e1", "d4.own-y2"]]  # a document's ids move together
+    assert report.counts["corefud unique-ids: entity ids shared across the documents of a topic kept "
+                         "(cross-document entities; udvalidate refuses them)"] == 1
+
+
+def test_a_rule_over_the_corpus_keeps_a_large_file_in_one_piece() -> None:
+    from harmonize.conversion import Steps
+
+    assert Steps("move-heads").per_document and Steps(None).per_document
+    assert not Steps("unique-ids").per_document and not Steps("corefud,remove-singletons").per_document

@@ -23,6 +23,7 @@ class Rule:
     summary: str
     apply: Callable[[Corpus, Report], None]
     steps: tuple[str, ...] = ()  # for a set: the steps it runs, in order
+    across_documents: bool = False  # needs the whole corpus at once (not a piece of a file)
 
 
 def _per_document(step: Callable[[Document, Report], None]) -> Callable[[Corpus, Report], None]:
@@ -41,8 +42,14 @@ _STEPS = [
          "corefud.FixInterleaved)", _per_document(corefud.fix_interleaved)),
     Rule("move-heads", "every head becomes the mention's highest node in the tree (udapi corefud.MoveHead)",
          _per_document(corefud.move_heads)),
+    Rule("standard-header", "global.Entity as udvalidate --coref parses it: eid, etype, head first (GUM's GRP is "
+         "eid), other fourth, names of lower-case letters; values kept", _per_document(corefud.standard_header)),
+    Rule("unique-ids", "entity ids an earlier document of the corpus used get the prefix dN. (N: the document's "
+         "number): udvalidate refuses an id in two documents of a file; a topic's shared ids stay",
+         corefud.unique_ids, across_documents=True),
     Rule("check", "count what udvalidate --coref refuses: same-span mentions of different entities, crossing "
-         "mentions of one entity, entity types outside CorefUD's list", _per_document(corefud.check)),
+         "mentions of one entity, mentions of one entity typed differently, entity types outside CorefUD's list",
+         _per_document(corefud.check)),
     Rule("heads-only", "every mention becomes its head word (annotated, else from the tree); one entity's "
          "mentions on one word collapse", _per_document(corefud.heads_only)),
     Rule("remove-singletons", "entities with one mention go, with their relations",
@@ -57,14 +64,14 @@ def _set(name: str, summary: str, steps: tuple[str, ...]) -> Rule:
         for rule in chosen:
             rule.apply(corpus, report)
 
-    return Rule(name, summary, apply, steps)
+    return Rule(name, summary, apply, steps, any(rule.across_documents for rule in chosen))
 
 
 RULES: dict[str, Rule] = {rule.name: rule for rule in [
     Rule("ontogum", "GUM to the OntoNotes scheme: the OntoGUM paper's eight steps in its order", apply_ontogum,
          tuple(step.__name__.replace("_", "-") for step in ONTOGUM_STEPS)),
     _set("corefud", "the CorefUD release's harmonization", ("merge-same-span", "fix-interleaved", "move-heads",
-                                                             "check")),
+                                                             "standard-header", "unique-ids", "check")),
     *_STEPS,
 ]}
 

@@ -11,19 +11,30 @@ The reference implementations are udapi's blocks, and on the same file each step
   earlier mention keeps its head; the later goes); where the union has the span of another mention, it goes too.
 * :func:`move_heads` is ``corefud.MoveHead``: every mention's head becomes its highest node in the tree
   (:func:`harmonize.schemas.heads.ud_head`); the word of a one-word mention.
+* :func:`standard_header` declares ``global.Entity`` as ``udvalidate --coref`` parses it (no udapi block does this;
+  the CorefUD release's files are so): ``eid``, ``etype``, ``head`` first, ``other`` fourth where present, the
+  rest after them in their order, every name of lower-case letters (GUM's ``GRP`` is ``eid``, GUM v7's ``entity``
+  is ``etype``). Values move with their names: nothing is lost.
+* :func:`unique_ids` (over a corpus, no udapi block either) gives the entities of a document whose ids an earlier
+  document of the corpus already used the prefix ``d<N>.`` (N: the document's number, from 1), because udvalidate
+  refuses an entity id in two documents of a file and a corpus is written as one file. Documents of one topic keep
+  their shared ids: there they are cross-document entities (ECB+), and the count says so.
 * :func:`check` counts what ``udvalidate --coref`` refuses and the steps leave (same-span mentions of different
-  entities, crossing mentions of one entity, entity types outside CorefUD's list).
+  entities, crossing mentions of one entity, mentions of one entity with different types, entity types outside
+  CorefUD's list).
 * :func:`heads_only` reduces every mention to its head word, as head-match evaluation does (CRAC 2022, CorPipe);
   :func:`remove_singletons` removes entities with one mention, with their relations.
 """
 
 from __future__ import annotations
 
+import re
 from itertools import combinations
 
+from harmonize.converters.corefud import EID_FIELDS, ETYPE_FIELDS
 from harmonize.errors import Report
 from harmonize.schemas.heads import tree_head, ud_head
-from harmonize.schemas.model import Change, Document, Mention
+from harmonize.schemas.model import Change, Corpus, Document, Mention
 
 # The entity types udvalidate accepts (CorefUD 1.0 and later).
 CORE_TYPES = frozenset({"person", "place", "organization", "animal", "plant", "object", "substance", "time",
@@ -94,6 +105,66 @@ def move_heads(document: Document, report: Report) -> None:
             document.move_head(mention, head)
 
 
+STANDARD_FIRST = ("eid", "etype", "head")  # udvalidate: these first, in this order, then "other" where present
+
+
+def standard_header(document: Document, report: Report) -> None:
+    if document.entity_fields is None:
+        return  # the writer declares the standard header itself
+    renamed: dict[str, str] = {}
+    for name in document.entity_fields:
+        new = "eid" if name in EID_FIELDS else "etype" if name in ETYPE_FIELDS else re.sub("[^a-z]", "",
+                                                                                             name.lower())
+        while not new or new in renamed.values():  # a name of no letters, or one taken: made unique
+            new += "x"
+        renamed[name] = new
+    rest = [new for new in renamed.values() if new not in (*STANDARD_FIRST, "other")]
+    fields = (*STANDARD_FIRST, *(["other"] if "other" in renamed.values() else []), *rest)
+    if fields == document.entity_fields:
+        return
+    for old, new in renamed.items():
+        if old != new and old not in EID_FIELDS + ETYPE_FIELDS:  # eid and etype are not attributes
+            for entity in document.entities:
+                _rename_key(entity.attrs, old, new)
+                for mention in entity.mentions:
+                    _rename_key(mention.attrs, old, new)
+    report.add("corefud standard-header: global.Entity declared as udvalidate parses it",
+               f"{document.id}: {'-'.join(document.entity_fields)} -> {'-'.join(fields)}")
+    document.entity_fields = fields
+
+
+def unique_ids(corpus: Corpus, report: Report) -> None:
+    used: set[str] = set()
+    topics: dict[str, set[str]] = {}  # topic -> ids its documents use (shared on purpose)
+    for number, document in enumerate(corpus.documents, 1):
+        ids = {str(e.id) for e in document.entities}
+        shared_in_topic = ids & topics.get(str(document.topic), set()) if document.topic is not None else set()
+        if shared_in_topic:
+            report.add("corefud unique-ids: entity ids shared across the documents of a topic kept (cross-document "
+                       "entities; udvalidate refuses them)", str(document.id), len(shared_in_topic))
+        if ids & (used - shared_in_topic):
+            taken = used | ids
+            for entity in document.entities:
+                if str(entity.id) in shared_in_topic:
+                    continue
+                new = f"d{number}.{entity.id}"
+                while new in taken:
+                    new = f"d{number}.{new}"
+                entity.id = new
+                taken.add(new)
+            report.add("corefud unique-ids: entity ids an earlier document used prefixed with the document's "
+                       "number", f"{document.id}: d{number}.")
+            ids = {str(e.id) for e in document.entities}
+        used |= ids
+        if document.topic is not None:
+            topics.setdefault(str(document.topic), set()).update(ids)
+
+
+def _rename_key(attrs: dict, old: str, new: str) -> None:
+    if old in attrs:
+        attrs[new] = attrs.pop(old)
+
+
 def check(document: Document, report: Report) -> None:
     for mentions in _same_span_groups(document):
         if len({id(m.entity) for m in mentions}) > 1:
@@ -104,6 +175,9 @@ def check(document: Document, report: Report) -> None:
             if a.entity is b.entity and _crossing(a, b):
                 report.add("corefud check: crossing mentions of one entity", _where(document, a))
     for entity in document.entities:
+        if len({m.entity_type for m in entity.mentions}) > 1:
+            report.add("corefud check: mentions of one entity with different types", f"{document.id}: {entity.id} "
+                       f"{'/'.join(sorted({str(m.entity_type) for m in entity.mentions}))}")
         if entity.type and entity.type not in CORE_TYPES:
             report.add("corefud check: entity type outside CorefUD's list", f"{document.id}: {entity.id} "
                        f"{entity.type}")
