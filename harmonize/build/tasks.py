@@ -194,6 +194,17 @@ def _questions(corpus: CorpusRecipe, parts: dict[str, list[Document]], plan: Rec
     return result
 
 
+def _validator_failure(output: str, documents: list[Document]) -> str:
+    """What udvalidate found, per class ("FORMAT 874, SYNTAX 874"), and why where it is plain: no trees."""
+    import re
+
+    classes = re.findall(r"^(\w+) errors: (\d+)$", output, re.MULTILINE)
+    found = ", ".join(f"{name} {count}" for name, count in classes) or (output.strip().splitlines() or [""])[-1]
+    treeless = all(node.head in ("", "_") for d in documents for s in d.sentences for node in s.words)
+    return f"fails: {found}" + (" (no trees: level 2 needs them; parse = \"udpipe:MODEL\" gives them)"
+                                if treeless else "")
+
+
 def _validate(corpus: CorpusRecipe, plan: Recipe, folder: Path, parts: dict[str, list[Document]]) -> dict:
     """Our checks of the written CorefUD (udapi loads it; udvalidate where installed) and the rule baseline (and with
     validate = "neural" the resolver trained on the train part) on the dev part (else test, else all) in CorefUD's
@@ -229,8 +240,8 @@ def _validate(corpus: CorpusRecipe, plan: Recipe, folder: Path, parts: dict[str,
         language = corpus.name.split("_")[0]
         done = subprocess.run([validator, "--lang", language, "--level", "2", "--coref", str(written)],
                               capture_output=True, text=True, check=False)
-        lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
-        checks["udvalidate"] = "passes" if done.returncode == 0 else f"fails: {lines[-1] if lines else ''}"
+        checks["udvalidate"] = "passes" if done.returncode == 0 else _validator_failure(done.stdout + done.stderr,
+                                                                                    parts[split])
     gold = read_corefud(written)
     predicted = read_corefud(written)
     resolve_rules(predicted, False, Report())
