@@ -258,19 +258,24 @@ def cluster(matrix, threshold: float) -> list[int]:
 
 
 def write_clusters(corpus: Corpus, groups: dict[tuple, ScopeMentions], labels: dict[tuple, list[int]]) -> None:
-    """Replace the corpus' entities by the clusters: ids shared across the documents of a scope."""
+    """Replace the corpus' entities by the clusters: ids shared across the documents of a scope; each mention keeps
+    its words, head and attributes, each entity the type of its first mention (events typed ``event``)."""
     from harmonize.resolvers.documents import without_coreference
 
     placed = []
     for key, group in groups.items():
         for mention, label in zip(group.mentions, labels[key]):
-            placed.append((mention.sentence.document, list(mention.words), dict(mention.attrs), key[-1], (key, label)))
+            kind_type = EVENT if key[-1] == EVENT else mention.entity_type
+            placed.append((mention.sentence.document, list(mention.words), mention.head, dict(mention.attrs),
+                           kind_type, (key, label)))
     without_coreference(corpus, Report())
     numbers: dict[tuple, str] = {}
-    for document, words, attrs, kind, name in placed:
+    for document, words, head, attrs, entity_type, name in placed:
         entity_id = numbers.setdefault(name, f"X{len(numbers) + 1}")
-        entity = document.entity(entity_id) or document.new_entity(entity_id, EVENT if kind == EVENT else None)
-        document.add_mention(entity, words, **attrs)
+        entity = document.entity(entity_id) or document.new_entity(entity_id, entity_type)
+        mention = document.add_mention(entity, words, head=head, **attrs)
+        if entity_type != entity.type:
+            mention.etype = entity_type  # a mention typed otherwise than its cluster keeps its own type
     for document in corpus.documents:
         document.entities.sort(key=lambda e: e.mentions[0].order)
 
