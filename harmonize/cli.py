@@ -9,6 +9,8 @@ import json
 import os
 import sys
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -589,18 +591,12 @@ def resolve_with_lemmas(
     """The same-lemma baseline for cross-document coreference: one entity per head lemma (events and entities
     apart) in each topic, subtopic or the corpus."""
     from harmonize.resolvers import resolve_files
-    from harmonize.resolvers.lemma import SCOPES, ScopeError
 
-    if scope not in SCOPES:
-        raise typer.BadParameter(f"--scope takes {', '.join(SCOPES)}, not {scope!r}")
     report = Report()
-    try:
+    with _scope_needed():
         counts = resolve_files(inputs, output, "lemma", source=source, target=target, gold_mentions=gold_mentions,
-                               lenient=lenient, read_options=_key_values(input_option), report=report, scope=scope,
-                               parse=parse, options=_key_values(option))
-    except ScopeError as error:  # a usage error, in one line
-        _say(f"harmonize: error: {error}")
-        raise typer.Exit(2) from None
+                               lenient=lenient, read_options=_key_values(input_option), report=report,
+                               scope=_scope(scope, "--scope"), parse=parse, options=_key_values(option))
     _say_report(report)
     _say(f"resolved {counts['documents']} document(s), {counts['mentions']} mentions ({counts['event mentions']} "
          f"events, {counts['entity mentions']} entities); wrote {counts['files']} file(s) to {output}")
@@ -649,27 +645,35 @@ def resolve_train(
 def _train_cross_document(train_corpus, dev_corpus, output: Path, scope: str, epochs: int | None, encoder: str,
                           device: str, seed: int, report: Report) -> None:
     from harmonize.resolvers.cross_document import train_model
-    from harmonize.resolvers.lemma import ScopeError
 
     if dev_corpus is None:
         raise typer.BadParameter("--cross-document chooses its thresholds on dev: give --dev")
-    try:
+    with _scope_needed():
         model = train_model(train_corpus, dev_corpus, _scope(scope), encoder, epochs or 4, seed, device, _say,
                             report)
-    except ScopeError as error:  # a usage error, in one line
-        _say(f"harmonize: error: {error}")
-        raise typer.Exit(2) from None
     model.save(output)
     _say_report(report)
     _say(f"wrote {output} (cross-document, per {scope})")
 
 
-def _scope(scope: str) -> str:
+def _scope(scope: str, flag: str = "--cross-document") -> str:
     from harmonize.resolvers.lemma import SCOPES
 
     if scope not in SCOPES:
-        raise typer.BadParameter(f"--cross-document takes {', '.join(SCOPES)}, not {scope!r}")
+        raise typer.BadParameter(f"{flag} takes {', '.join(SCOPES)}, not {scope!r}")
     return scope
+
+
+@contextmanager
+def _scope_needed() -> Iterator[None]:
+    """A scope the input cannot give (documents without topics) is a usage error: one line, exit 2."""
+    from harmonize.resolvers.lemma import ScopeError
+
+    try:
+        yield
+    except ScopeError as error:
+        _say(f"harmonize: error: {error}")
+        raise typer.Exit(2) from None
 
 
 @resolve_app.command("predict")
@@ -692,17 +696,13 @@ def resolve_predict(
     import time
 
     from harmonize.resolvers import resolve_files
-    from harmonize.resolvers.lemma import ScopeError
 
     report = Report()
     started = time.monotonic()
-    try:
+    with _scope_needed():
         counts = resolve_files(inputs, output, "model", model=model, source=source, target=target, device=device,
                                lenient=lenient, read_options=_key_values(input_option), report=report,
                                gold_mentions=gold_mentions, options=_key_values(option))
-    except ScopeError as error:  # a usage error, in one line
-        _say(f"harmonize: error: {error}")
-        raise typer.Exit(2) from None
     seconds = time.monotonic() - started
     _say_report(report)
     _say(f"resolved {counts['documents']} document(s), {counts['words']} words in {seconds:.1f} s "
@@ -754,7 +754,6 @@ def _validate_cross_document(train: Path, dev: Path, source: str, scope: str, de
                              lenient: bool, input_option: list[str] | None) -> None:
     from harmonize.resolvers import read_corpus
     from harmonize.resolvers.cross_document import validate_cross_document
-    from harmonize.resolvers.lemma import ScopeError
 
     scope = _scope(scope)
     report = Report()
@@ -767,12 +766,9 @@ def _validate_cross_document(train: Path, dev: Path, source: str, scope: str, de
         train_corpus.documents = [d for d in train_corpus.documents if d.topic not in chosen]
     if dev_corpus is None or not dev_corpus.documents or not train_corpus.documents:
         raise typer.BadParameter("train and dev need documents: give two inputs, or one and --dev-topics")
-    try:
+    with _scope_needed():
         result = validate_cross_document(train_corpus, dev_corpus, scope, encoder, epochs or 4, device=device,
                                          singletons=singletons, log=_say, model_dir=model_dir, report=report)
-    except ScopeError as error:  # a usage error, in one line
-        _say(f"harmonize: error: {error}")
-        raise typer.Exit(2) from None
     _say_report(report)
     typer.echo(f"{len(train_corpus.documents)} training and {len(dev_corpus.documents)} dev documents; per {scope}; "
                f"mention detection exact with singletons, coreference F1 {'with' if singletons else 'without'} "

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harmonize.errors import HarmonizeError, Report
-from harmonize.resolvers.lemma import EVENT, mention_kind, scope_key
+from harmonize.resolvers.lemma import EVENT, head_lemma, mention_kind, scope_key
 from harmonize.resolvers.mention_detection import (
     MentionDetector,
     choose_thresholds,
@@ -45,8 +45,8 @@ WEIGHTS, DESCRIPTION = "cross_document.pt", "cross_document.json"  # the model f
 
 
 def _lemma(mention: Mention) -> str:
-    head = tree_head(mention) or mention.words[-1]
-    return (head.lemma if head.lemma not in ("", "_") else head.form).lower()
+    """The pair scorer's lemma: the baseline's (tree head, else last word), in lower case."""
+    return head_lemma(tree_head(mention) or mention.words[-1]).lower()
 
 
 @dataclass

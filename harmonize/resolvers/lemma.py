@@ -66,11 +66,15 @@ def _mentions(document: Document, gold_mentions: bool, report: Report) -> list[t
     return sorted(found, key=lambda item: item[0][0].order)
 
 
+def head_lemma(head: Node) -> str:
+    """The head's LEMMA, else its form in lower case."""
+    return head.lemma if head.lemma not in ("", "_") else head.form.lower()
+
+
 def _lemma(head: Node, document: Document, report: Report) -> str:
-    if head.lemma not in ("", "_"):
-        return head.lemma
-    report.add(LEMMA_FROM_FORM, f"{document.id}: {head.form}")
-    return head.form.lower()
+    if head.lemma in ("", "_"):
+        report.add(LEMMA_FROM_FORM, f"{document.id}: {head.form}")
+    return head_lemma(head)
 
 
 def resolve_lemma(corpus: Corpus, scope: str = "topic", gold_mentions: bool = False, report: Report | None = None,

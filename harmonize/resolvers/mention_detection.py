@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 from harmonize.errors import Report
 from harmonize.resolvers.lemma import mention_kind
-from harmonize.schemas.model import Corpus, Document
+from harmonize.schemas.model import Corpus, Document, Mention
 
 NOT_MENTION, EVENT_LABEL, ENTITY_LABEL = 0, 1, 2
 LABEL_KINDS = {EVENT_LABEL: "event", ENTITY_LABEL: "entity"}
@@ -69,23 +69,23 @@ class MentionDetector:
 
 
 def candidate_spans(document: Document, max_width: int) -> list[tuple[int, int]]:
-    """Every (first, last) word index of the document inside one sentence, at most ``max_width`` words."""
-    spans = []
-    start = 0
-    for sentence in document.sentences:
-        size = len(sentence.nodes)
-        spans.extend((start + first, start + last) for first in range(size)
-                     for last in range(first, min(size, first + max_width)))
-        start += size
-    return spans
+    """Every (first, last) word index of the document inside one sentence, at most ``max_width`` words (the
+    neural resolver's candidates)."""
+    from harmonize.resolvers import features
+
+    return [(first, last) for first, last in features.candidate_spans(list(document.nodes()), max_width).tolist()]
+
+
+def mention_extents(document: Document) -> list[tuple[Mention, int, int]]:
+    """Each mention with the word indices of its first and last word."""
+    index = {id(node): i for i, node in enumerate(document.nodes())}
+    return [(m, index[id(m.words[0])], index[id(m.words[-1])]) for m in document.mentions]
 
 
 def gold_labels(document: Document, spans: Sequence[tuple[int, int]], max_width: int, report: Report) -> list[int]:
     """The label of each candidate span from the document's mentions (what cannot be learnt is counted)."""
-    index = {id(node): i for i, node in enumerate(document.nodes())}
     wanted: dict[tuple[int, int], int] = {}
-    for mention in document.mentions:
-        first, last = index[id(mention.words[0])], index[id(mention.words[-1])]
+    for mention, first, last in mention_extents(document):
         if last - first + 1 > max_width:
             report.add(f"mention detection: gold mention longer than {max_width} words not learnt", str(document.id))
             continue
@@ -161,11 +161,8 @@ def choose_thresholds(detector: MentionDetector, dev: Corpus, encoded: Sequence,
                       log: Callable[[str], None] | None = None) -> dict[str, float]:
     """Each kind's threshold with the best exact mention F1 on ``dev``."""
     scored = [scored_spans(detector, document, words) for document, words in zip(dev.documents, encoded)]
-    gold = []
-    for document in dev.documents:
-        index = {id(node): i for i, node in enumerate(document.nodes())}
-        gold.append({(index[id(m.words[0])], index[id(m.words[-1])], mention_kind(m)) for m in document.mentions
-                     if len(m.words) == index[id(m.words[-1])] - index[id(m.words[0])] + 1})
+    gold = [{(first, last, mention_kind(m)) for m, first, last in mention_extents(document)
+             if len(m.words) == last - first + 1} for document in dev.documents]
     thresholds = {}
     for kind in LABEL_KINDS.values():
         f1 = {}
