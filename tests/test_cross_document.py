@@ -150,3 +150,19 @@ def test_a_large_scope_is_clustered_in_blocks_of_whole_documents_and_says_so(mon
     assert list(events.values()) == [["t1d0"] * 2 + ["t1d1"] * 2, ["t1d2"] * 2 + ["t1d3"] * 2,
                                      ["t1d4"] * 2 + ["t2d0"] * 2, ["t2d1"] * 2]
     assert sum(n for reason, n in report.counts.items() if "clustered in blocks" in reason) == 4  # 3 + 1 entity
+
+
+def test_a_broken_model_folder_is_named_in_one_line(trained, tmp_path: Path) -> None:
+    from harmonize.errors import HarmonizeError
+
+    model, folder = trained
+    model.save(folder)
+    (tmp_path / "cross_document.json").write_text((folder / "cross_document.json").read_text(encoding="utf-8"),
+                                                  encoding="utf-8")
+    (tmp_path / "cross_document.pt").write_bytes(b"not weights")
+    with pytest.raises(HarmonizeError, match=r"cross_document\.pt: not the weights") as raised:
+        load_model(tmp_path)
+    assert "\n" not in str(raised.value)
+    (tmp_path / "cross_document.json").write_text("{", encoding="utf-8")
+    with pytest.raises(HarmonizeError, match=r"cross_document\.json: not a cross-document model description"):
+        load_model(tmp_path)

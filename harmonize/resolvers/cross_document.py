@@ -338,15 +338,24 @@ def load_model(folder: str | Path) -> CrossDocumentModel:
     folder = Path(folder)
     try:
         description = json.loads((folder / DESCRIPTION).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise HarmonizeError(f"{folder / DESCRIPTION}: not a cross-document model description "
+                             f"({type(error).__name__}: {error})") from None
+    try:
         state = torch.load(folder / WEIGHTS, weights_only=True)
+    except Exception as error:  # noqa: BLE001 - torch.load raises whatever its unpickler meets in a broken file
+        raise HarmonizeError(f"{folder / WEIGHTS}: not the weights `resolve train --cross-document` saves "
+                             f"({type(error).__name__})") from None
+    try:
         scorer = PairScorer(3 * description["dimension"])
         scorer.projection.load_state_dict(state["pair"]["projection"])
         scorer.pair.load_state_dict(state["pair"]["pair"])
         detector = MentionDetector.from_state(state["detector"], description["dimension"])
         return CrossDocumentModel(scorer, detector, description["clustering"], description["detection"],
                                   description["encoder"], description["scope"])
-    except (OSError, ValueError, RuntimeError, KeyError) as error:
-        raise HarmonizeError(f"{folder}: not a cross-document model ({type(error).__name__}: {error})") from None
+    except (TypeError, ValueError, RuntimeError, KeyError) as error:
+        raise HarmonizeError(f"{folder}: weights and description do not fit ({type(error).__name__}: "
+                             f"{str(error).splitlines()[0] if str(error) else ''})") from None
 
 
 def _choose_cut(dev: Corpus, response: Corpus, encoded: list, scorer: PairScorer, scope: str,
