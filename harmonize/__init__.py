@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harmonize.conversion import Conversion, convert
 from harmonize.converters import formats, get_format
-from harmonize.errors import FormatError, HarmonizeError, ModelError, Report
+from harmonize.errors import FormatError, HarmonizeError, LossWarning, ModelError, Report
 from harmonize.schemas.model import Bridge, Corpus, Document, Entity, Mention, Node, Sentence, SplitAntecedent
 
 if TYPE_CHECKING:
@@ -19,19 +20,48 @@ __version__ = "0.1.0"
 
 def read(path: str | Path, format: str = "corefud", lenient: bool = False, report: Report | None = None,
          **options: str) -> Corpus:
-    """Read one file (or a format's folder: a TEI document or corpus) in ``format`` into a :class:`Corpus`;
-    ``options`` are the reader's (``harmonize formats`` lists them), e.g. ``zeros="verb"`` for TEI."""
+    """Read one file (or a format's folder: a TEI document, an MMAX2 project) in ``format`` into a :class:`Corpus`.
+
+    ``options`` are the reader's (``harmonize formats`` lists them), e.g. ``zeros="verb"`` for TEI. ``lenient``
+    drops broken annotation instead of raising :class:`FormatError`. What was dropped or changed is in
+    ``corpus.report`` (the ``report`` given, if any); where that is not empty and no ``report`` was given, one
+    :class:`LossWarning` says so.
+
+    >>> from importlib import resources
+    >>> import harmonize
+    >>> corpus = harmonize.read(resources.files("harmonize") / "samples" / "sample.conllu")
+    >>> len(corpus.documents), corpus.report.counts
+    (2, Counter())
+    """
     fmt = get_format(format, "read")
     checked = fmt.read_options([f"{key}={value}" for key, value in options.items()])
-    return fmt.read(Path(path), lenient, report if report is not None else Report(), checked)
+    corpus = fmt.read(Path(path), lenient, report if report is not None else Report(), checked)
+    if report is None:
+        _warn_losses(corpus.report, f"reading {path} as {format}")
+    return corpus
 
 
 def write(corpus: Corpus, path: str | Path, format: str = "corefud", report: Report | None = None,
-          **options: str) -> None:
-    """Write ``corpus`` to one file (a folder for TEI) in ``format``, atomically; ``options`` are the writer's."""
+          **options: str) -> Report:
+    """Write ``corpus`` to one file (a folder for formats written a document per file) in ``format``, atomically.
+
+    ``options`` are the writer's (``harmonize formats``). Returns the report of what the format could not hold
+    (the ``report`` given, if any); where it is not empty and no ``report`` was given, one :class:`LossWarning`
+    gives the counts, e.g. CoNLL-2012 has no place for heads, bridges or entity types.
+    """
     fmt = get_format(format, "write")
     checked = fmt.writer_options([f"{key}={value}" for key, value in options.items()])
-    fmt.writer(corpus, Path(path), report if report is not None else Report(), **checked)
+    written = report if report is not None else Report()
+    fmt.writer(corpus, Path(path), written, **checked)
+    if report is None:
+        _warn_losses(written, f"writing {path} as {format}")
+    return written
+
+
+def _warn_losses(report: Report, what: str) -> None:
+    if report:
+        warnings.warn(f"{what} dropped or changed: {report.summary()} (pass report= to receive them, or see "
+                      "the result's .report)", LossWarning, stacklevel=3)
 
 
 def parse(corpus: Corpus, engine: str, overwrite: bool = False, report: Report | None = None) -> Report:
@@ -75,6 +105,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "Bridge", "Conversion", "Corpus", "Document", "Entity", "FormatError", "HarmonizeError", "Mention", "ModelError",
+    "Bridge", "Conversion", "Corpus", "Document", "Entity", "FormatError", "HarmonizeError", "LossWarning", "Mention",
+    "ModelError",
     "Node", "Report", "Sentence", "SplitAntecedent", "build", "convert", "diff", "formats", "parse", "read", "score", "write",
 ]

@@ -103,7 +103,7 @@ def convert(
         result = convert_inputs(inputs or [], source, target, output, lenient=lenient, rules=rules,
                                 options=writer.writer_options(option or []),
                                 read_options=reader.read_options(input_option or []), jobs=jobs_, sample=sample,
-                                progress=advance, parse=parse, parse_overwrite=parse_overwrite)
+                                progress=advance, parse=parse, parse_overwrite=parse_overwrite, warn_losses=False)
     finally:
         if bar is not None:
             bar.stop()

@@ -72,6 +72,11 @@ class Conversion:
     reports: dict[str, Report] = field(default_factory=dict)
 
     @property
+    def report(self) -> Report:
+        """Everything every input's reading, rules and writing dropped or changed, merged (the same as ``total``)."""
+        return self.total
+
+    @property
     def total(self) -> Report:
         total = Report()
         for report in self.reports.values():
@@ -97,6 +102,7 @@ def convert(
     progress: Callable[[int, int], None] | None = None,
     parse: str | None = None,
     parse_overwrite: bool = False,
+    warn_losses: bool = True,
 ) -> Conversion:
     """Convert every input file (folders are searched for the source format's files) into ``output``: a file for
     a single input whose name has a suffix, else a folder with one file per input (one folder per document for
@@ -105,7 +111,27 @@ def convert(
     of worker processes (0: one per core); ``sample`` converts the CorefUD sample shipped with harmonize.
     ``progress(done, total)`` is called as files finish, where there are several. ``parse`` names a parser for
     documents without trees (``udpipe:MODEL``, ``stanza[:LANG]``, ``none``); it fills only the columns the source
-    left empty unless ``parse_overwrite``."""
+    left empty unless ``parse_overwrite``.
+
+    The result's ``.report`` (and ``.reports``, per input) says what was dropped or changed; where it is not
+    empty, one :class:`~harmonize.errors.LossWarning` gives the counts too, unless ``warn_losses`` is False (the
+    command line prints the report instead)."""
+    result = _convert(inputs, source, target, output, lenient, rules, options, read_options, jobs, sample, progress,
+                      parse, parse_overwrite)
+    if warn_losses and result.total:
+        import warnings
+
+        from harmonize.errors import LossWarning
+
+        warnings.warn(f"converting to {target} dropped or changed: {result.total.summary()} (see the result's "
+                      ".report)", LossWarning, stacklevel=2)
+    return result
+
+
+def _convert(inputs: Sequence[str | Path], source: str, target: str, output: str | Path, lenient: bool,
+             rules: str | None, options: Mapping[str, str] | None, read_options: Mapping[str, str] | None, jobs: int,
+             sample: bool, progress: Callable[[int, int], None] | None, parse: str | None,
+             parse_overwrite: bool) -> Conversion:
     from harmonize.rules import rule_list
 
     reader = get_format(source, "read")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 EXAMPLES_PER_REASON = 5
@@ -41,12 +42,26 @@ class ModelError(HarmonizeError):
     """An edit that would make the corpus model inconsistent."""
 
 
+class LossWarning(UserWarning):
+    """Warned by :func:`harmonize.read`, :func:`harmonize.write` and :func:`harmonize.convert` when they dropped or
+    changed something and the caller passed no report to receive it. Filter it, or make it an error, with the
+    :mod:`warnings` module: ``warnings.simplefilter("error", harmonize.LossWarning)``."""
+
+
 @dataclass
 class Report:
-    """What a reader, writer or rule dropped or changed: counts per reason and a few examples of each."""
+    """What a reader, writer or rule dropped or changed: counts per reason and a few examples of each; and the
+    files the readers opened (``inputs``, in the order opened), which builds use as their cache key.
+
+    >>> report = Report()
+    >>> report.add("heads not written", "doc1", 3)
+    >>> report.counts["heads not written"], report.summary()
+    (3, '3 heads not written')
+    """
 
     counts: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
+    inputs: dict[str, None] = field(default_factory=dict)  # an ordered set of paths
 
     def add(self, reason: str, example: str, count: int = 1) -> None:
         self.counts[reason] += count
@@ -54,11 +69,20 @@ class Report:
         if len(shown) < EXAMPLES_PER_REASON:
             shown.append(example)
 
+    def opened(self, path: str | Path) -> None:
+        """Record a file a reader read (the input itself, or a companion: brat's ``.txt``, MMAX2's words...)."""
+        self.inputs[str(path)] = None
+
     def merge(self, other: Report) -> None:
         for reason, count in other.counts.items():
             self.counts[reason] += count
             shown = self.examples.setdefault(reason, [])
             shown.extend(other.examples.get(reason, [])[: EXAMPLES_PER_REASON - len(shown)])
+        self.inputs.update(other.inputs)
+
+    def summary(self) -> str:
+        """The counts in one line, most frequent first: ``"12 heads not written (...), 1 bridge dropped"``."""
+        return ", ".join(f"{count} {reason}" for reason, count in self.counts.most_common())
 
     def __bool__(self) -> bool:
         return bool(self.counts)

@@ -67,7 +67,10 @@ class Format:
         assert self.reader is not None
         own = dict(options or {})
         language = own.pop("lang", None)
+        if path.is_file():
+            report.opened(path)  # readers of folders, and of companion files, record those themselves
         corpus = self.reader(path, lenient, report, **own)
+        corpus.report = report
         if language:
             for document in corpus.documents:
                 document.language = language

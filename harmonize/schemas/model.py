@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from harmonize.errors import ModelError
+from harmonize.errors import ModelError, Report
 
 
 class CommentSlot(Enum):
@@ -297,8 +297,10 @@ class Entity:
 class Mention:
     """A mention: the nodes it covers (one sentence, document order, gaps allowed), head, entity, attributes.
 
-    ``link`` is the type of the link into this mention from its antecedent (GUM: coref, ana, cata, appos, pred,
-    disc, sgl ...), None where the corpus does not say. ``attrs`` holds the other mention-level fields.
+    ``head`` is the annotated head word, None where the corpus annotates none (GUM's own files, CoNLL-2012):
+    :attr:`tree_head` gives the tree's head there. ``link`` is the type of the link into this mention from its
+    antecedent (GUM: coref, ana, cata, appos, pred, disc, sgl ...), None where the corpus does not say. ``attrs``
+    holds the other mention-level fields.
     """
 
     words: list[Node]
@@ -323,6 +325,15 @@ class Mention:
     def entity_type(self) -> str | None:
         """The type this mention is annotated with: its own where it has one, else its entity's."""
         return self.etype if self.etype is not None else self.entity.type if self.entity is not None else None
+
+    @property
+    def tree_head(self) -> Node | None:
+        """The annotated ``head`` where there is one, else the highest of the mention's words in the dependency
+        tree (udapi's ``corefud.MoveHead``), else the word of a one-word mention. ``head`` itself is None where the
+        corpus annotates no head (GUM's own files, CoNLL-2012); this is None only where there is no tree either."""
+        from harmonize.schemas.heads import tree_head
+
+        return tree_head(self)
 
     @property
     def sentence(self) -> Sentence:
@@ -674,10 +685,12 @@ def _detach(mention: Mention) -> None:
 
 @dataclass(eq=False)
 class Corpus:
-    """A list of documents plus free metadata (name, source files, language)."""
+    """A list of documents plus free metadata (name, source files, language), and ``report``: what reading it
+    dropped or changed, and the files the reader opened (:class:`~harmonize.errors.Report`)."""
 
     documents: list[Document] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+    report: Report = field(default_factory=Report, repr=False)
 
     def __iter__(self) -> Iterator[Document]:
         return iter(self.documents)
