@@ -54,7 +54,17 @@ from harmonize.converters.choices import CONLL2012_LAYOUTS
 from harmonize.converters.spans import WordSpan, contiguous_spans, report_unwritten
 from harmonize.errors import Problems, Report
 from harmonize.io import atomic_write_text, paused_gc, read_text
-from harmonize.schemas.model import Corpus, Document, Entity, Mention, Node, Sentence, made_sentence_id
+from harmonize.schemas.model import (
+    PART,
+    Corpus,
+    Document,
+    Entity,
+    Mention,
+    Node,
+    Sentence,
+    made_sentence_id,
+    split_part,
+)
 
 LAYOUTS = CONLL2012_LAYOUTS
 _THREE_COLUMNS = ("gum", "ontogum")
@@ -65,7 +75,6 @@ _ITEM = re.compile(r"\(([^()|]+)\)|\(([^()|]+)|([^()|]+)\)|([^()|]+)")
 _TYPED = re.compile(r"([^\W\d][^-]*)-(\d+)(?:-(.*))?$")
 _NO_MENTION = ("-", "_", "")
 _NO_VALUE = ("-", "_")
-_PART = "/part "  # between a document's name and its part number in the ids the reader gives
 # Column of the word, POS and speaker in the OntoNotes layout.
 _WORD, _POS, _SPEAKER = 3, 4, 9
 
@@ -150,7 +159,7 @@ class _Reader:
         if not name.strip("_ "):  # OntoGUM leaves the name empty, the Potsdam PCC writes "__": the file names it
             name = Path(self.path).stem
         self.name = name
-        document_id = f"{name}{_PART}{part}" if part.isdigit() else name
+        document_id = f"{name}{PART}{part}" if part.isdigit() else name
         self.document = Document(id=document_id, source=self.path, genre=genre_from_id(name))
         self.meta: dict[str, Any] = {"begin": line}
         if self.pending:
@@ -605,13 +614,6 @@ def _column_roles(fields: list[str]) -> dict[str, int] | None:
     if len(fields) == 1:  # document id only: the scorer's 2-column keys
         return {}
     return None
-
-
-def split_part(document_id: str) -> tuple[str, str | None]:
-    """``"NAME/part NNN"`` (a CoNLL-2012 part, as the reader names it) -> ``("NAME", "NNN")``; other ids -> ``(id,
-    None)``."""
-    head, sep, part = document_id.rpartition(_PART)
-    return (head, part) if sep and part.isdigit() else (document_id, None)
 
 
 def _name_and_part(document: Document, number: int) -> tuple[str, str]:

@@ -33,11 +33,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from harmonize.converters.conll2012 import genre_from_id, split_part
+from harmonize.converters.conll2012 import genre_from_id
 from harmonize.converters.spans import contiguous_spans, report_unwritten
 from harmonize.errors import Problems, Report
 from harmonize.io import atomic_write_text, paused_gc, read_text
-from harmonize.schemas.model import Corpus, Document, Entity, Mention, Node, Sentence, made_sentence_id
+from harmonize.schemas.model import Corpus, Document, Entity, Mention, Node, Sentence, made_sentence_id, split_part
 
 STANDARD_KEYS = ("doc_key", "sentences", "speakers", "clusters", "pos")
 _NO_SPEAKER = "-"

@@ -23,7 +23,7 @@ from harmonize.error_analysis.classify import (
 from harmonize.error_analysis.cost import CostTable, cost_of
 from harmonize.error_analysis.heads import PRONOUN, Head, SentenceHeads, mention_type
 from harmonize.errors import HarmonizeError, Report
-from harmonize.schemas.model import Corpus, Document, Mention
+from harmonize.schemas.model import Corpus, Document, Mention, pairing_key
 from harmonize.scoring.matching import entity_spans, match
 from harmonize.scoring.score import partitions, scored_documents
 
@@ -290,11 +290,11 @@ def diff_corpora(key: Corpus, response: Corpus, singletons: bool = False, matchi
     """Compare two corpora of the same documents (see :func:`diff`)."""
     if matching not in MATCHING:
         raise HarmonizeError(f"unknown matching mode {matching!r}: {', '.join(MATCHING)}")
-    responses = {d.id: d for d in response.documents}
-    keys = {d.id for d in key.documents}
-    only_in_key = [str(d.id) for d in key.documents if d.id not in responses]
-    only_in_response = [str(d.id) for d in response.documents if d.id not in keys]
-    paired = [(d, responses[d.id]) for d in key.documents if d.id in responses]
+    responses = {pairing_key(d.id): d for d in response.documents}
+    keys = {pairing_key(d.id) for d in key.documents}
+    only_in_key = [str(d.id) for d in key.documents if pairing_key(d.id) not in responses]
+    only_in_response = [str(d.id) for d in response.documents if pairing_key(d.id) not in keys]
+    paired = [(d, responses[pairing_key(d.id)]) for d in key.documents if pairing_key(d.id) in responses]
     _check_words(paired, forms)
     report = Report()
     result = DiffResult([], CostTable(), matching, singletons, only_in_key, only_in_response, report)

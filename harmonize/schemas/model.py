@@ -722,3 +722,27 @@ class Corpus:
             document.bridges = []
             document.split_antecedents = []
         self.documents = []
+
+
+PART = "/part "  # between a document's name and its CoNLL-2012 part number in the ids the CoNLL-2012 reader gives
+
+
+def split_part(document_id: str) -> tuple[str, str | None]:
+    """``"NAME/part NNN"`` (a CoNLL-2012 part, as the reader names it) -> ``("NAME", "NNN")``; other ids -> ``(id,
+    None)``."""
+    head, sep, part = document_id.rpartition(PART)
+    return (head, part) if sep and part.isdigit() else (document_id, None)
+
+
+def pairing_key(document_id: str | None) -> tuple[str | None, int]:
+    """What documents of two files are paired by (scoring, diff, compare): the name and the part as a number, a
+    document without a part being part 0, so that ``X/part 0`` (LitBank), ``X/part 000`` (OntoNotes' three digits)
+    and ``X`` (CorefUD) are one document.
+
+    >>> pairing_key("X/part 000") == pairing_key("X/part 0") == pairing_key("X")
+    True
+    """
+    if document_id is None:
+        return (None, 0)
+    name, part = split_part(document_id)
+    return (name, int(part) if part is not None else 0)

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from harmonize.converters.conll2012 import genre_from_id, split_part
+from harmonize.converters.conll2012 import genre_from_id
 from harmonize.errors import HarmonizeError
-from harmonize.schemas.model import Corpus, Document
+from harmonize.schemas.model import Corpus, Document, pairing_key
 from harmonize.scoring.metrics import Score, b_cubed, ceaf_e, muc
 
 
@@ -42,11 +42,10 @@ def _forms(document: Document) -> list[str]:
     return [node.form for node in document.nodes() if not node.is_empty]
 
 
-def _key(document: Document) -> str:
-    """The id documents are matched by: a first part counts as the document itself, so that "NAME/part 000" from
-    an OntoNotes-layout file meets "NAME" from a file whose header names no part (the official OntoGUM output)."""
-    name, part = split_part(str(document.id))
-    return name if part in (None, "000") else str(document.id)
+def _key(document: Document) -> tuple[str | None, int]:
+    """The id documents are matched by: "NAME/part 000" from an OntoNotes-layout file meets "NAME" from a file
+    whose header names no part (the official OntoGUM output)."""
+    return pairing_key(document.id)
 
 
 def compare_corpora(ours: Corpus, reference: Corpus) -> Comparison:

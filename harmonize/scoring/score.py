@@ -19,7 +19,7 @@ from harmonize.errors import HarmonizeError, Report
 from harmonize.io import paused_gc
 from harmonize.parsing import parser_for
 from harmonize.parsing.trees import parse_corpus
-from harmonize.schemas.model import Corpus
+from harmonize.schemas.model import Corpus, pairing_key
 from harmonize.scoring.assignment import sparse_assignment
 from harmonize.scoring.matching import Span, entity_spans, match
 from harmonize.scoring.metrics import METRICS, BlancScore, Score
@@ -133,19 +133,20 @@ def read_scored(path: str | Path, format: str, read_options: dict[str, str] | No
 
 
 def align(key: list[ScoredDocument], response: list[ScoredDocument]) -> list[tuple[ScoredDocument, ScoredDocument]]:
-    """Pair documents by id and check that their words agree, in both directions (with forms left out, only the
+    """Pair documents by id (a CoNLL-2012 part by its number: see :func:`~harmonize.schemas.model.pairing_key`)
+    and check that their words agree, in both directions (with forms left out, only the
     word positions must agree: the reference scorer's own test cases rename tokens in responses)."""
-    responses = {d.id: d for d in response}
-    keys = {d.id: d for d in key}
+    responses = {pairing_key(d.id): d for d in response}
+    keys = {pairing_key(d.id): d for d in key}
     for document in key:
-        if document.id not in responses:
+        if pairing_key(document.id) not in responses:
             raise HarmonizeError(f"document {document.id!r} is in the key but not in the response")
     for document in response:
-        if document.id not in keys:
+        if pairing_key(document.id) not in keys:
             raise HarmonizeError(f"document {document.id!r} is in the response but not in the key")
     pairs = []
     for document in key:
-        other = responses[document.id]
+        other = responses[pairing_key(document.id)]
         if document.words != other.words:
             for a, b in zip(document.words, other.words):
                 if a != b:
