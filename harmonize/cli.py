@@ -23,6 +23,8 @@ from harmonize.errors import HarmonizeError, Report
 from harmonize.io import atomic_write_text
 from harmonize.parsing import NO_PARSING, PARSE_HELP
 from harmonize.schemas.model import Corpus
+from harmonize.scoring.matching import DEFAULT_MATCHING, MATCHING_HELP
+from harmonize.scoring.metrics import ALL_METRICS
 
 ParseEngine = Annotated[str, typer.Option("--parse", help=PARSE_HELP)]
 ParseOverwrite = Annotated[bool, typer.Option(
@@ -33,7 +35,15 @@ app = typer.Typer(
     no_args_is_help=True,
     help="Bring coreference corpora into one model and back out again.",
     pretty_exceptions_enable=False,
+    # click's own formatter: help wraps at 80 columns with defaults whole, and brackets ([distributed]) are text,
+    # where rich's panels cut defaults short and read brackets as markup.
+    rich_markup_mode=None,
 )
+
+
+def _examples(*commands: str) -> str:
+    """A command's --help epilog: real commands, one a line, kept as written (click's \\b: no rewrapping)."""
+    return "Examples:\n\n\b\n" + "\n".join(f"  {command}" for command in commands)
 
 
 @app.command("formats")
@@ -114,19 +124,20 @@ def convert(
     _say(f"wrote {len(result.outputs)} file(s) to {target_name}")
 
 
-@app.command()
+@app.command(epilog=_examples(
+    "harmonize score gold.conllu system.conllu",
+    "harmonize score gold.conllu system.conllu --match exact --singletons --json",
+    "harmonize score litbank/conll/ converted/ --format conll2012 --per-document",
+))
 def score(
     key: Annotated[Path, typer.Argument(help="Gold file, or a folder of them (documents paired by id).")],
     response: Annotated[Path, typer.Argument(help="System file or folder.")],
     source: Annotated[str, typer.Option("--format", help="Format of both sides (any format harmonize reads).")] = (
         "corefud"),
-    matching: Annotated[str | None, typer.Option("--match", help="Mention matching: exact, partial (CorefUD's "
-                                                 "primary; the default) or head; character spans (rucoco) match "
-                                                 "exactly.")] = None,
+    matching: Annotated[str | None, typer.Option("--match", help=MATCHING_HELP, show_default=False)] = None,
     singletons: Annotated[bool, typer.Option(help="Count singleton entities (CorefUD leaves them out).")] = False,
-    metrics: Annotated[str, typer.Option(
-        help="Comma-separated: muc,bcub,ceafe,ceafm,blanc,lea,mentions,mor,zero.")] = (
-        "muc,bcub,ceafe,ceafm,blanc,lea,mentions,mor,zero"),
+    metrics: Annotated[str, typer.Option(help=f"Comma-separated, default all: {','.join(ALL_METRICS)}.",
+                                         show_default=False)] = ",".join(ALL_METRICS),
     as_json: Annotated[bool, typer.Option("--json", help="Print fractions in [0, 1] as JSON.")] = False,
     ignore_forms: Annotated[bool, typer.Option(help="Align tokens by position only, not by form.")] = False,
     cross_document: Annotated[str | None, typer.Option(
@@ -136,39 +147,33 @@ def score(
         help="Add split antecedents (RuCoCo includes) to LEA as the RuCoCo-2023 evaluation does.")] = False,
     per_document: Annotated[bool, typer.Option(
         help="Also print each document's (or topic's) F1 and the macro average.")] = False,
+    lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
     input_option: Annotated[list[str] | None, typer.Option(
         "-I", "--input-option", help="Reader option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
     parse: ParseEngine = NO_PARSING,
     parse_overwrite: ParseOverwrite = False,
 ) -> None:
-    """Score RESPONSE against KEY, summed over documents as the reference scorers do."""
-    from harmonize.scoring.score import score_files
+    """Score RESPONSE against KEY, summed over documents as the reference scorers do.
+
+    A metric with nothing to count (zero on a file without empty nodes) prints n/a.
+    """
+    from harmonize.scoring.score import score_files, score_lines
 
     result = score_files(key, response, source, get_format(source, "read").read_options(input_option or []),
                          [m.strip() for m in metrics.split(",") if m.strip()], singletons, not ignore_forms,
-                         matching, cross_document, split_antecedents, parse=parse, parse_overwrite=parse_overwrite)
+                         matching, cross_document, split_antecedents, parse=parse, parse_overwrite=parse_overwrite,
+                         lenient=lenient)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
+        _say_report(result.report)
         return
-    if per_document:
-        names = list(result.metrics)
-        typer.echo(f"{'partition':<40}" + "".join(f"{n:>8}" for n in names))
-        for label, scores in result.partitions:
-            typer.echo(f"{label[:39]:<40}" + "".join(f"{100 * scores[n].f1:>8.2f}" for n in names))
-        macro = [result.macro(n) for n in names]
-        typer.echo(f"{'macro average (F1)':<40}" + "".join(f"{100 * m:>8.2f}" for m, _ in macro))
-        left = {n: out for n, (_, out) in zip(names, macro) if out}
-        if left:
-            typer.echo(f"left out of the macro average (nothing to count there): {left}")
-        typer.echo("")
-    typer.echo(f"{'metric':<8}{'recall':>9}{'precision':>11}{'F1':>9}")
-    for name, value in result.metrics.items():
-        typer.echo(f"{name:<8}{100 * value.recall:>9.2f}{100 * value.precision:>11.2f}{100 * value.f1:>9.2f}")
-    if result.conll is not None:
-        typer.echo(f"{'conll':<8}{'':>9}{'':>11}{100 * result.conll:>9.2f}")
+    for line in score_lines(result, per_document):
+        typer.echo(line)
     dropped = {side: n for side, n in result.duplicates.items() if n}
     if dropped:
-        _say(f"duplicate mentions kept in their first cluster only: {dropped}")
+        _say("duplicate mentions kept in their first cluster only: "
+             + ", ".join(f"{n} in the {side}" for side, n in dropped.items()))
+    _say_report(result.report)
 
 
 @app.command()
@@ -206,9 +211,9 @@ def diff(
     key_format: Annotated[str | None, typer.Option("--from-key", help="Format of KEY (default: --format).")] = None,
     response_format: Annotated[str | None, typer.Option(
         "--from-response", help="Format of RESPONSE (default: --format).")] = None,
-    matching: Annotated[str, typer.Option("--match", help="exact (the analyser's own, with its span corrections), or "
-                                                           "partial or head: response mentions the scorer matches "
-                                                           "that way are taken as the key's first.")] = "exact",
+    matching: Annotated[str, typer.Option("--match", help=MATCHING_HELP + " Mentions the scorer matches are "
+                                           "the key's; exact keeps the analyser's own span corrections.")
+                        ] = DEFAULT_MATCHING,
     singletons: Annotated[bool, typer.Option(help="Keep singleton entities (left out by default, as the analyser "
                                                   "and the scorer do).")] = False,
     cross_document: Annotated[str | None, typer.Option(
@@ -319,8 +324,12 @@ def stats(
                           ] = True,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="File (folder for parquet); default stdout.")
                       ] = None,
-    plots: Annotated[Path | None, typer.Option(help="Write PNG plots of length distributions into this folder.")
-                     ] = None,
+    tables_: Annotated[str | None, typer.Option("--tables", help=(
+        "Tables to print, comma-separated: corpus, entities, mentions, mention_types, genre, split_antecedents, "
+        "cross_document (default: all, cross_document only for corpora with topics)."), show_default=False)] = None,
+    plots: Annotated[Path | None, typer.Option(help=(
+        "Write PNG plots into this folder: TABLE.png for each table printed (a panel per column, a bar per "
+        "group) and lengths.png (entity and mention length distributions per group, as heat maps)."))] = None,
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
     input_option: Annotated[list[str] | None, typer.Option(
         "-I", "--input-option", help="Reader option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
@@ -356,7 +365,8 @@ def stats(
                     groups[name].merge(counts)
                 else:
                     groups[name] = counts
-    tables = tables_from_counts(groups)
+    tables = tables_from_counts(groups, singletons,
+                                [t.strip() for t in tables_.split(",") if t.strip()] if tables_ else None)
     attrs = next(iter(tables.values())).attrs
     if attrs.get("heads_from_tree"):
         _say(f"note: {attrs['heads_from_tree']} mention heads were not annotated and were computed (the word of a "
@@ -372,7 +382,7 @@ def stats(
     else:
         typer.echo(render(tables, fmt), nl=False)
     if plots is not None:
-        write_plots(tables, length_distributions(groups), plots)
+        write_plots(tables, length_distributions(groups), plots, by)
     _say_report(report)
 
 

@@ -227,10 +227,12 @@ def test_partial_matching_takes_matched_mentions_as_the_keys() -> None:
     for sentence in (key.sentences[0], response.sentences[0]):
         for node in sentence.nodes:
             node.head, node.deprel = ("0", "root") if node.id == "3" else ("3", "dep")
-    exact = diff_corpora(Corpus([key]), Corpus([response]))
+    exact = diff_corpora(Corpus([key]), Corpus([response]), matching="exact")
     partial = diff_corpora(Corpus([key]), Corpus([response]), matching="partial")
+    default = diff_corpora(Corpus([key]), Corpus([response]))
     assert exact.errors["span error"] == 1  # "dog" for "big dog": same head
     assert sum(partial.errors.values()) == 0 and partial.partitions[0].matched == 1
+    assert default.matching == "head" and sum(default.errors.values()) == 0  # the scorer's default since 1.1
 
 
 def test_the_page_works_in_a_real_browser(tmp_path: Path) -> None:

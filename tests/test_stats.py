@@ -56,7 +56,7 @@ def hand_made() -> dict[str, pd.DataFrame]:
 def test_corpus_table(hand_made) -> None:
     row = hand_made["corpus"].loc["all"]
     # 15 words, 1 zero; entities e1 (2 mentions: Ann; Ann..smiled), e2, e3 (3: the dog, zero, it), e4, e5
-    assert (row.documents, row.sentences, row.words, row.zeros, row.entities) == (1, 2, 15, 1, 5)
+    assert (row.documents, row.sentences, row.words, row.zeros, row.entities, row.mentions) == (1, 2, 15, 1, 5, 8)
     assert row.avg_entity_length == 8 / 5 and row.nonsingleton_mentions == 5
     assert row.singletons_pct == 60.0 and row.discontinuous_pct == 100 / 8
 
@@ -83,7 +83,7 @@ def test_mention_types_table(hand_made) -> None:
 def test_genre_and_split_antecedent_tables(hand_made) -> None:
     genre = hand_made["genre"].loc["all"]
     assert (genre.documents, genre.tokens, genre.mentions, genre.proper, genre.pronominal, genre.other,
-            genre.clusters) == (1, 15, 8, 4, 3, 1, 5)
+            genre.entities) == (1, 15, 8, 4, 3, 1, 5)
     split = hand_made["split_antecedents"].loc["all"]
     assert (split.plural_anaphors, split.split_antecedents) == (1, 2)
     assert (split.plural_anaphors_pct, split.split_antecedents_pct) == (20.0, 40.0)
@@ -100,6 +100,7 @@ def test_cross_document_table_counts_topics_and_event_clusters() -> None:
     corpus = parse_corefud(HAND_MADE)
     corpus.documents[0].topic = "t1"
     corpus.documents[0].entities[2].type = "event"
+    assert "cross_document" not in stats_tables(parse_corefud(HAND_MADE))  # no topics: not given by default
     row = stats_tables(corpus)["cross_document"].loc["all"]
     # Clusters leave singletons out (Cattan et al.'s Table 4): e1 and the event e3; e2, e4, e5 are singletons.
     assert (row.topics, row.documents, row.singletons, row.clusters, row.event_clusters, row.entity_clusters) == (
@@ -140,7 +141,8 @@ def test_tables_agree_with_udapi_corefud_stats_on_gum_dev_and_test(tmp_path: Pat
         **{f"m_len_{n}": f"{m[f'len_{n}']:.1f}" for n in range(0, 5)}, "m_len_5+": f"{m.len_5plus:.1f}",
         "with_empty": f"{t.with_empty:.1f}", "with_gaps": f"{t.with_gap:.1f}", "nontreelet": f"{t.non_treelet:.1f}",
         **{f"head_upos={u}": f"{t[f'head_upos_{u}']:.1f}" for u in
-           ("NOUN", "PRON", "PROPN", "DET", "ADJ", "VERB", "ADV", "NUM", "_", "other")},
+           ("NOUN", "PRON", "PROPN", "DET", "ADJ", "VERB", "ADV", "NUM", "other")},
+        "head_upos=_": f"{t.head_upos_unknown:.1f}",
     }
     differing = {name: (value, theirs.get(name)) for name, value in ours.items() if theirs.get(name) != value}
     assert not differing, differing
@@ -151,10 +153,10 @@ def test_genre_table_of_the_official_ontogum_output_matches_its_readme() -> None
     report = Report()
     corpus = Corpus([d for f in sorted(folder.glob("*.conll")) for d in read_conll2012(f, True, report).documents])
     genre = stats_tables(corpus, by="genre")["genre"]
-    # README: 150 docs, 134,488 tokens, 17,099 mentions, 3,913 clusters; one mention of GUM_bio_jerome never
+    # README: 150 docs, 134,488 tokens, 17,099 mentions, 3,913 clusters (our "entities"); one mention of GUM_bio_jerome never
     # closes its bracket ("(10" at token 292), so it is dropped and reported.
     assert report.counts == {"mention not closed within its sentence": 1}
-    assert (genre.documents.sum(), genre.tokens.sum(), genre.mentions.sum() + 1, genre.clusters.sum()) == (
+    assert (genre.documents.sum(), genre.tokens.sum(), genre.mentions.sum() + 1, genre.entities.sum()) == (
         150, 134488, 17099, 3913)
     assert len(genre) == 11 and genre.proper.isna().all()  # no POS in the 3-column files: unknown, not 0
 

@@ -179,7 +179,7 @@ def _corpus_statistics(documents: list[Document], split_of: dict[str, str], fold
     tables = tables_from_counts(groups)
     atomic_write_text(folder / "stats.json", render(tables, "json"))
     atomic_write_text(folder / "stats.md", render(tables, "markdown"))
-    write_plots(tables, length_distributions(groups), folder / "plots")
+    write_plots(tables, length_distributions(groups), folder / "plots", by="split")
 
 
 def _questions(corpus: CorpusRecipe, parts: dict[str, list[Document]], plan: Recipe) -> list[dict]:
@@ -309,7 +309,7 @@ def finish_release(plan: Recipe, release: Path, summaries: list[dict]) -> None:
         atomic_write_text(release / "stats.json", render(tables, "json"))
         lengths = {s["name"]: (Counter({int(k): v for k, v in s["lengths"]["entities"].items()}),
                                Counter({int(k): v for k, v in s["lengths"]["mentions"].items()})) for s in summaries}
-        write_plots(tables, lengths, release / "plots")
+        write_plots(tables, lengths, release / "plots", by="corpus")
     if plan.pcr is not None:
         for split in _split_order({q["split"] for s in summaries for q in s["questions"]}):
             records = [{k: v for k, v in q.items() if k != "split"} for s in summaries for q in s["questions"]

@@ -24,7 +24,7 @@ from harmonize.error_analysis.cost import CostTable, cost_of
 from harmonize.error_analysis.heads import PRONOUN, Head, SentenceHeads, mention_type
 from harmonize.errors import HarmonizeError, Report
 from harmonize.schemas.model import Corpus, Document, Mention, pairing_key
-from harmonize.scoring.matching import entity_spans, match
+from harmonize.scoring.matching import DEFAULT_MATCHING, entity_spans, match
 from harmonize.scoring.score import partitions, scored_documents
 
 MATCHING = ("exact", "partial", "head")
@@ -285,7 +285,7 @@ def diff_partition(label: str, key_documents: Sequence[Document], response_docum
                          key_entity, response_entity, matched)
 
 
-def diff_corpora(key: Corpus, response: Corpus, singletons: bool = False, matching: str = "exact",
+def diff_corpora(key: Corpus, response: Corpus, singletons: bool = False, matching: str = DEFAULT_MATCHING,
                  cross_document: str | None = None, forms: bool = True) -> DiffResult:
     """Compare two corpora of the same documents (see :func:`diff`)."""
     if matching not in MATCHING:
@@ -339,7 +339,8 @@ def read_side(path: str | Path, format: str, read_options: dict[str, str] | None
 
 
 def diff(key: str | Path, response: str | Path, format: str = "corefud", *, key_format: str | None = None,
-         response_format: str | None = None, read_options: dict[str, str] | None = None, matching: str = "exact",
+         response_format: str | None = None, read_options: dict[str, str] | None = None,
+         matching: str = DEFAULT_MATCHING,
          singletons: bool = False, cross_document: str | None = None, forms: bool = True,
          lenient: bool = False) -> DiffResult:
     """Compare a response file or folder with a key (what ``harmonize diff`` runs): documents paired by id and

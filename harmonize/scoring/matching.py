@@ -25,6 +25,15 @@ from harmonize.schemas.model import Document, Node
 
 NodeKey = tuple  # (sentence index, node id), prefixed by the document index in cross-document scoring
 
+MATCHING_MODES = ("exact", "partial", "head")
+# The CorefUD scorer's default since its 1.1 (partial before), used by the CRAC 2023 and 2024 shared tasks; the one
+# default of `score`, `diff` and their Python functions.
+DEFAULT_MATCHING = "head"
+MATCHING_HELP = ("Mention matching: head (the default, as the CorefUD scorer's since 1.1: a response mention with "
+                 "the key mention's head), partial (the response lies within the key mention "
+                 "and holds its head) or exact (the same words). Heads: annotated, else the tree's; a mention "
+                 "with neither matches exactly. Character spans (rucoco) match exactly.")
+
 
 @dataclass(eq=False, slots=True)
 class Span:
@@ -119,7 +128,7 @@ def match(
     key: list[list[Span]], response: list[list[Span]], mode: str, zeros: str = "dependent"
 ) -> dict[Span, Span]:
     """response span -> the key span it stands for (one-to-one)."""
-    if mode not in ("exact", "partial", "head"):
+    if mode not in MATCHING_MODES:
         raise ValueError(f"unknown matching mode {mode!r}: exact, partial or head")
     if zeros not in ("dependent", "linear"):
         raise ValueError(f"unknown zero matching {zeros!r}: dependent or linear")

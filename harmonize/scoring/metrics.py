@@ -231,6 +231,9 @@ def lea(key: Clustering, response: Clustering) -> Score:
 
 
 METRICS = {"muc": muc, "bcub": b_cubed, "ceafe": ceaf_e, "ceafm": ceaf_m, "blanc": blanc, "lea": lea}
+# Metrics over matched mentions rather than clusters alone (computed in harmonize.scoring.score).
+MENTION_METRICS = ("mentions", "mor", "zero")
+ALL_METRICS = (*METRICS, *MENTION_METRICS)  # the scorer's default: every metric, in this order
 
 
 def conll_f1(key: Clustering, response: Clustering) -> float:

@@ -21,10 +21,9 @@ from harmonize.parsing import parser_for
 from harmonize.parsing.trees import parse_corpus
 from harmonize.schemas.model import Corpus, pairing_key
 from harmonize.scoring.assignment import sparse_assignment
-from harmonize.scoring.matching import Span, entity_spans, match
-from harmonize.scoring.metrics import METRICS, BlancScore, Score
+from harmonize.scoring.matching import DEFAULT_MATCHING, MATCHING_MODES, Span, entity_spans, match
+from harmonize.scoring.metrics import ALL_METRICS, MENTION_METRICS, METRICS, BlancScore, Score
 
-MENTION_METRICS = {"mentions", "mor", "zero"}
 
 
 @dataclass
@@ -36,6 +35,8 @@ class CorpusScore:
     documents: int
     duplicates: dict[str, int] = field(default_factory=dict)
     partitions: list[tuple[str, dict[str, Score | BlancScore]]] = field(default_factory=list)
+    # What reading dropped (lenient) or parsing changed, both sides together.
+    report: Report = field(default_factory=Report)
 
     def macro(self, name: str) -> tuple[float, int]:
         """Mean F1 over partitions, leaving out those where the metric has nothing to count on either side (MUC
@@ -113,23 +114,27 @@ def character_document(document_id: str | None, text: str, entities: dict[str, l
 
 
 def read_scored(path: str | Path, format: str, read_options: dict[str, str] | None, mode: str, forms: bool,
-                parse: str | None = None, parse_overwrite: bool = False) -> list[ScoredDocument]:
-    """Read a file, or the format's files in a folder, strictly (parsing documents without trees with the
-    ``parse`` engine) and keep what the scorer needs (a worker process can send this back cheaply)."""
+                parse: str | None = None, parse_overwrite: bool = False, lenient: bool = False
+                ) -> tuple[list[ScoredDocument], Report]:
+    """Read a file, or the format's files in a folder (parsing documents without trees with the ``parse``
+    engine), and keep what the scorer needs (a worker process can send this back cheaply), with the report of
+    what reading dropped (``lenient``) or parsing changed."""
     from harmonize.conversion import input_files
 
     reader = get_format(format, "read")
     documents: list[ScoredDocument] = []
+    report = Report()
     for file in input_files([Path(path)], reader):
         if reader.score_reader is not None:
             documents.extend(reader.score_reader(file))
+            report.opened(file)
             continue
-        corpus = reader.read(file, False, Report(), read_options)
+        corpus = reader.read(file, lenient, report, read_options)
         if parse is not None:
-            parse_corpus(corpus, parse, Report(), parse_overwrite)
+            parse_corpus(corpus, parse, report, parse_overwrite)
         documents.extend(scored_documents(corpus, mode, forms))
         corpus.release()  # freed now by reference counting, not later by a collector pass over the whole model
-    return documents
+    return documents, report
 
 
 def align(key: list[ScoredDocument], response: list[ScoredDocument]) -> list[tuple[ScoredDocument, ScoredDocument]]:
@@ -346,12 +351,12 @@ def _partition_spans(group: list[tuple[ScoredDocument, ScoredDocument]], side: i
 
 def checked_metrics(metrics: list[str] | None, mode: str) -> list[str]:
     """The metric names to compute (all by default), after checking them and the matching mode."""
-    names = metrics or [*METRICS, "mentions", "mor", "zero"]
+    names = metrics or list(ALL_METRICS)
     unknown = [n for n in names if n not in METRICS and n not in MENTION_METRICS]
     if unknown:
         raise HarmonizeError(f"unknown metric(s) {', '.join(unknown)}; known: "
-                             f"{', '.join([*METRICS, *sorted(MENTION_METRICS)])}")
-    if mode not in ("exact", "partial", "head"):
+                             f"{', '.join(ALL_METRICS)}")
+    if mode not in MATCHING_MODES:
         raise HarmonizeError(f"unknown matching mode {mode!r}: exact, partial or head")
     return names
 
@@ -368,22 +373,24 @@ def score_files(
     metrics: list[str] | None = None,
     singletons: bool = False,
     forms: bool = True,
-    mode: str | None = "exact",
+    mode: str | None = None,
     cross_document: str | None = None,
     split_antecedents: bool = False,
     zeros: str = "dependent",
     jobs: int = 0,
     parse: str | None = None,
     parse_overwrite: bool = False,
+    lenient: bool = False,
 ) -> CorpusScore:
-    """Read a key and a response file or folder (strictly) and score them: what ``harmonize score`` runs. ``mode``
-    None is the format's usual matching: partial (CorefUD's primary) for tokens, exact for character spans
-    (RuCoCo). With two cores or more (``jobs``: 0 for all) and a large response, the response is read in a worker
+    """Read a key and a response file or folder and score them: what ``harmonize score`` runs. ``mode`` None is
+    the format's usual matching: head (the CorefUD scorer's default since its 1.1; see
+    :data:`~harmonize.scoring.matching.DEFAULT_MATCHING`) for tokens, exact for character spans (RuCoCo).
+    ``lenient`` drops broken annotation instead of raising; the result's ``report`` says what was dropped. With two cores or more (``jobs``: 0 for all) and a large response, the response is read in a worker
     process while this one reads the key; the worker sends back only what the scorer needs. ``parse`` names a
     parser (``udpipe:MODEL``...) that gives both sides' documents without trees trees, and so heads."""
     reader = get_format(format, "read")  # an unknown format fails before any work
     if mode is None:
-        mode = "exact" if reader.score_reader is not None else "partial"
+        mode = "exact" if reader.score_reader is not None else DEFAULT_MATCHING
     names = checked_metrics(metrics, mode)
     if reader.score_reader is not None and mode != "exact":
         raise HarmonizeError(f"{format} mentions are character spans without heads: they match exactly only "
@@ -393,7 +400,7 @@ def score_files(
         raise HarmonizeError(f"{format} is scored on character spans, without trees: --parse has no use there")
     if parser is None:
         parse = None
-    sides = (format, read_options, mode, forms, parse, parse_overwrite)
+    sides = (format, read_options, mode, forms, parse, parse_overwrite, lenient)
     may_use_worker = parser is None or parser.shares_processes
     key, response = Path(key), Path(response)
     with paused_gc():
@@ -403,13 +410,16 @@ def score_files(
 
             with ProcessPoolExecutor(max_workers=1) as pool:
                 future = pool.submit(read_scored, response, *sides)
-                key_documents = read_scored(key, *sides)
-                response_documents = future.result()
+                key_documents, key_report = read_scored(key, *sides)
+                response_documents, response_report = future.result()
         else:
-            key_documents = read_scored(key, *sides)
-            response_documents = read_scored(response, *sides)
-        return score_documents(key_documents, response_documents, names, singletons, mode, cross_document,
-                               split_antecedents, zeros)
+            key_documents, key_report = read_scored(key, *sides)
+            response_documents, response_report = read_scored(response, *sides)
+        result = score_documents(key_documents, response_documents, names, singletons, mode, cross_document,
+                                 split_antecedents, zeros)
+    result.report.merge(key_report)
+    result.report.merge(response_report)
+    return result
 
 
 def score_corpora(
@@ -477,3 +487,40 @@ def score_documents(
             group[0][0].subtopic if cross_document == "subtopic" else group[0][0].topic) or "(none)"
         per_partition.append((str(label), scores))
     return CorpusScore(totals, len(pairs), duplicates, per_partition)
+
+
+def score_lines(result: CorpusScore, per_document: bool = False) -> list[str]:
+    """The score as ``harmonize score`` prints it: a recall / precision / F1 table (n/a where a metric has nothing
+    to count on either side), the CoNLL score, and with ``per_document`` each partition's F1 and their macro
+    average first."""
+    names = list(result.metrics)
+    width = max(10, *(len(name) + 2 for name in names))
+    lines = []
+    if per_document:
+        label = max([18, *(len(label) for label, _ in result.partitions)]) + 2
+        lines.append(f"{'document (F1)':<{label}}" + "".join(f"{n:>{width}}" for n in names))
+        for name, scores in result.partitions:
+            lines.append(f"{name:<{label}}" + "".join(_cell(scores[n], width) for n in names))
+        macro = [result.macro(n) for n in names]
+        lines.append(f"{'macro average':<{label}}" + "".join(
+            f"{100 * mean:>{width}.2f}" if left < len(result.partitions) else f"{'n/a':>{width}}"
+            for mean, left in macro))
+        left = [f"{name} {out}" for name, (_, out) in zip(names, macro) if out]
+        if left:
+            lines.append("left out of the macro average, having nothing to count: " + ", ".join(left)
+                         + " document(s)")
+        lines.append("")
+    lines.append(f"{'metric':<{width}}{'recall':>9}{'precision':>11}{'F1':>9}")
+    for name, value in result.metrics.items():
+        if _defined(value):
+            lines.append(f"{name:<{width}}{100 * value.recall:>9.2f}{100 * value.precision:>11.2f}"
+                         f"{100 * value.f1:>9.2f}")
+        else:
+            lines.append(f"{name:<{width}}{'n/a':>9}{'n/a':>11}{'n/a':>9}")
+    if result.conll is not None:
+        lines.append(f"{'conll':<{width}}{'':>9}{'':>11}{100 * result.conll:>9.2f}")
+    return lines
+
+
+def _cell(score: Score | BlancScore, width: int) -> str:
+    return f"{100 * score.f1:>{width}.2f}" if _defined(score) else f"{'n/a':>{width}}"

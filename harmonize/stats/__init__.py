@@ -5,7 +5,7 @@
 Tables (one row per group, a row "all" without grouping; percentages are 0-100):
 
 * ``corpus`` (CorefUD findings Table 1, plus the UWB paper's singleton and discontinuity shares): documents,
-  sentences, words, zeros (empty nodes), entities, avg_entity_length (mentions per entity),
+  sentences, words, zeros (empty nodes), entities, mentions, avg_entity_length (mentions per entity),
   nonsingleton_mentions, singletons_pct (singleton entities among all entities, whether or not singletons are
   counted elsewhere), discontinuous_pct (discontinuous mentions among mentions).
 * ``entities`` (findings Table 9): entities, entities_per_1k (per 1000 words), max_length, avg_length (in
@@ -13,9 +13,10 @@ Tables (one row per group, a row "all" without grouping; percentages are 0-100):
 * ``mentions`` (findings Table 10): mentions, mentions_per_1k, max_length, avg_length (in non-empty words),
   len_0 (zeros) .. len_4, len_5plus.
 * ``mention_types`` (findings Table 11): with_empty, with_gap, non_treelet (not a connected subgraph of the
-  dependency tree), head_upos_<UPOS> for NOUN PRON PROPN DET ADJ VERB ADV NUM, "_" and other.
+  dependency tree), head_upos_<UPOS> for NOUN PRON PROPN DET ADJ VERB ADV NUM, head_upos_unknown (no UPOS on
+  the head, "_") and head_upos_other.
 * ``genre`` (OntoGUM Table 1): documents, tokens, mentions, proper, pronominal, other (by head UPOS: PROPN,
-  PRON, anything else), clusters.
+  PRON, anything else), entities (the table's "clusters", singletons as counted).
 * ``split_antecedents`` (RuCoCo paper, Table 1): whitespace_words (words as whitespace separates them in the text
   the tokens spell, as RuCoCo counts them), mentions, entities, plural_anaphors (entities with parts: split
   antecedents or an ``includes`` bridge; the paper's "PA entities") and their share, split_antecedents (distinct
@@ -25,6 +26,11 @@ Tables (one row per group, a row "all" without grouping; percentages are 0-100):
   for events and entities where mention types say so (a type starting with "ev" is an event). A chain is an entity
   id across the documents of the group where documents have topics (cross-document corpora), else within its
   document; all mentions count, singletons included, whatever ``singletons`` says.
+
+"clusters" has one meaning wherever it appears: chains of two mentions or more. Singleton entities are counted
+or left out (``singletons``) in every table but ``cross_document``, which counts every mention as Cattan et al.
+do; each table's ``attrs["note"]`` says which, and the renderers print it beside the table's name. Without
+``tables``, ``cross_document`` is given only where documents have topics.
 
 Heads are the annotated ones; where a mention has none they are computed from the dependency tree as udapi's
 ``corefud.MoveHead`` does (:mod:`harmonize.schemas.heads`), and ``heads_from_tree`` in the result's attributes
@@ -45,6 +51,8 @@ from harmonize.schemas.heads import ud_head
 from harmonize.schemas.model import Corpus, Document, Mention
 
 SELECTED_UPOS = ("NOUN", "PRON", "PROPN", "DET", "ADJ", "VERB", "ADV", "NUM", "_")
+UPOS_COLUMN = {"_": "unknown"}  # a head without UPOS: head_upos_unknown, not head_upos__
+TABLES = ("corpus", "entities", "mentions", "mention_types", "genre", "split_antecedents", "cross_document")
 GROUPINGS = ("genre", "document", "topic", "split", "file")
 MAX_LENGTH = 5
 
@@ -176,8 +184,7 @@ def _pct(part: float, whole: float) -> float:
 
 
 def _rows(groups: dict[str, Counts]) -> dict[str, list[dict]]:
-    tables: dict[str, list[dict]] = {name: [] for name in (
-        "corpus", "entities", "mentions", "mention_types", "genre", "split_antecedents", "cross_document")}
+    tables: dict[str, list[dict]] = {name: [] for name in TABLES}
     for name, g in groups.items():
         entities = len(g.entity_lengths)
         mentions = len(g.mention_lengths)
@@ -185,7 +192,7 @@ def _rows(groups: dict[str, Counts]) -> dict[str, list[dict]]:
         nonsingleton_mentions = sum(n for n in g.entity_lengths if n > 1)
         tables["corpus"].append({
             "group": name, "documents": g.documents, "sentences": g.sentences, "words": words, "zeros": g.zeros,
-            "entities": entities, "avg_entity_length": mentions / entities if entities else 0.0,
+            "entities": entities, "mentions": mentions, "avg_entity_length": mentions / entities if entities else 0.0,
             "nonsingleton_mentions": nonsingleton_mentions,
             "singletons_pct": _pct(g.singletons, g.all_entities),
             "discontinuous_pct": _pct(g.discontinuous, mentions),
@@ -210,7 +217,7 @@ def _rows(groups: dict[str, Counts]) -> dict[str, list[dict]]:
         types_row = {"group": name, "with_empty": _pct(g.with_empty, mentions), "with_gap": _pct(g.with_gap, mentions),
                      "non_treelet": _pct(g.non_treelet, mentions)}
         for upos in (*SELECTED_UPOS, "other"):
-            types_row[f"head_upos_{upos}"] = _pct(g.head_upos[upos], mentions)
+            types_row[f"head_upos_{UPOS_COLUMN.get(upos, upos)}"] = _pct(g.head_upos[upos], mentions)
         tables["mention_types"].append(types_row)
         # Without POS on the heads (a 3-column CoNLL file) proper/pronominal/other are unknown, not 0.
         known = g.head_upos["_"] < mentions or not mentions
@@ -218,7 +225,7 @@ def _rows(groups: dict[str, Counts]) -> dict[str, list[dict]]:
             "group": name, "documents": g.documents, "tokens": words, "mentions": mentions,
             "proper": g.head_upos["PROPN"] if known else None, "pronominal": g.head_upos["PRON"] if known else None,
             "other": mentions - g.head_upos["PROPN"] - g.head_upos["PRON"] if known else None,
-            "clusters": entities,
+            "entities": entities,
         })
         tables["split_antecedents"].append({
             "group": name, "whitespace_words": g.whitespace_words, "mentions": mentions, "entities": entities,
@@ -259,26 +266,52 @@ def count(
     return groups
 
 
-def tables_from_counts(groups: dict[str, Counts]) -> dict[str, pd.DataFrame]:
-    """Every table as a DataFrame indexed by group; ``attrs`` say how many heads were computed or unknown."""
+def tables_from_counts(groups: dict[str, Counts], singletons: bool = True, tables: Iterable[str] | None = None
+                       ) -> dict[str, pd.DataFrame]:
+    """The tables named (default: every table, ``cross_document`` only where documents have topics) as
+    DataFrames indexed by group; ``attrs`` say how many heads were computed or unknown, and (``note``) whether
+    singletons were counted."""
+    from harmonize.errors import HarmonizeError
+
+    if tables is None:
+        has_topics = any(g.topics for g in groups.values())
+        chosen = [name for name in TABLES if name != "cross_document" or has_topics]
+    else:
+        chosen = list(tables)
+        unknown = [name for name in chosen if name not in TABLES]
+        if unknown:
+            raise HarmonizeError(f"unknown table(s) {', '.join(unknown)}: {', '.join(TABLES)}")
     from_tree = sum(g.heads_from_tree for g in groups.values())
-    unknown = sum(g.heads_unknown for g in groups.values())
-    tables = {}
-    for name, rows in _rows(dict(sorted(groups.items()))).items():
+    unknown_heads = sum(g.heads_unknown for g in groups.values())
+    every = _rows(dict(sorted(groups.items())))
+    result = {}
+    for name in chosen:
+        rows = every[name]
         frame = pd.DataFrame(rows).set_index("group") if rows else pd.DataFrame()
         frame.attrs["heads_from_tree"] = from_tree
-        frame.attrs["heads_unknown"] = unknown
-        tables[name] = frame
-    return tables
+        frame.attrs["heads_unknown"] = unknown_heads
+        frame.attrs["note"] = ("every mention, singletons included; clusters: chains of 2 mentions or more"
+                               if name == "cross_document" else
+                               "singletons included" if singletons else "singletons left out")
+        result[name] = frame
+    return result
 
 
 def stats_tables(
     documents: Corpus | Iterable[Document], by: str | None = None, singletons: bool = True,
-    key: Callable[[Document], str] | None = None,
+    key: Callable[[Document], str] | None = None, tables: Iterable[str] | None = None,
 ) -> dict[str, pd.DataFrame]:
-    """Every table as a DataFrame indexed by group. ``singletons=False`` leaves singleton entities (and their
-    mentions) out of the entity and mention counts; ``key`` overrides the grouping."""
-    return tables_from_counts(count(documents, by, singletons, key))
+    """The statistics tables (``tables`` names them, default all that apply) as DataFrames indexed by group.
+    ``singletons=False`` leaves singleton entities (and their mentions) out of the entity and mention counts;
+    ``key`` overrides the grouping.
+
+    >>> import harmonize
+    >>> from harmonize.conversion import sample_path
+    >>> tables = stats_tables(harmonize.read(sample_path()), tables=["corpus"])
+    >>> int(tables["corpus"].loc["all", "mentions"]), tables["corpus"].attrs["note"]
+    (9, 'singletons included')
+    """
+    return tables_from_counts(count(documents, by, singletons, key), singletons, tables)
 
 
 def length_distributions(groups: dict[str, Counts]) -> dict[str, tuple[Counter, Counter]]:

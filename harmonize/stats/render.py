@@ -25,10 +25,16 @@ def _cells(frame: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
+def _title(name: str, frame: pd.DataFrame) -> str:
+    """The table's name and what it counts (singletons in or out), as every renderer heads it."""
+    note = frame.attrs.get("note")
+    return f"{name} ({note})" if note else name
+
+
 def render_table(name: str, frame: pd.DataFrame) -> str:
     header, rows = _cells(frame)
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = [name, "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths)))]
+    lines = [_title(name, frame), "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths)))]
     lines += ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
               for row in rows]
     return "\n".join(lines) + "\n"
@@ -36,7 +42,7 @@ def render_table(name: str, frame: pd.DataFrame) -> str:
 
 def render_markdown(name: str, frame: pd.DataFrame) -> str:
     header, rows = _cells(frame)
-    lines = [f"### {name}", "", "| " + " | ".join(header) + " |",
+    lines = [f"### {_title(name, frame)}", "", "| " + " | ".join(header) + " |",
              "| " + " | ".join(["---"] + ["---:"] * (len(header) - 1)) + " |"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
@@ -51,7 +57,7 @@ def _latex_escape(text: str) -> str:
 
 def render_latex(name: str, frame: pd.DataFrame) -> str:
     header, rows = _cells(frame)
-    lines = [f"% {name}", r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}", r"\toprule",
+    lines = [f"% {_title(name, frame)}", r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}", r"\toprule",
              " & ".join(_latex_escape(h) for h in header) + r" \\", r"\midrule"]
     lines += [" & ".join(_latex_escape(c) for c in row) + r" \\" for row in rows]
     lines += [r"\bottomrule", r"\end{tabular}"]
@@ -59,7 +65,7 @@ def render_latex(name: str, frame: pd.DataFrame) -> str:
 
 
 def render_csv(name: str, frame: pd.DataFrame) -> str:
-    return f"# {name}\n" + frame.reset_index().to_csv(index=False)
+    return f"# {_title(name, frame)}\n" + frame.reset_index().to_csv(index=False)
 
 
 def to_json(tables: dict[str, pd.DataFrame]) -> str:
@@ -93,10 +99,13 @@ def write_parquet(tables: dict[str, pd.DataFrame], folder: Path) -> list[Path]:
     return written
 
 
-def write_plots(tables: dict[str, pd.DataFrame], distributions: dict, folder: Path) -> list[Path]:
+def write_plots(tables: dict[str, pd.DataFrame], distributions: dict, folder: Path, by: str | None = None
+                ) -> list[Path]:
     """One PNG per table, its groups side by side: a panel per numeric column with a horizontal bar per group
-    (group names on the vertical axis, where long names never overlap); and ``lengths.png``, the entity and mention
-    length distributions of every group as two heat maps (share of the group's entities or mentions per length)."""
+    (group names on the vertical axis, where long names never overlap), columns with nothing to show (all empty or
+    all zero) left out, and the shares of one table (``len_*``, ``*_pct``, percentages) on one scale so that they
+    compare by eye; and ``lengths.png``, the entity and mention length distributions of every group as two
+    labelled heat maps (share of the group's entities or mentions per length). Titles name the grouping ``by``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -104,14 +113,16 @@ def write_plots(tables: dict[str, pd.DataFrame], distributions: dict, folder: Pa
 
     folder.mkdir(parents=True, exist_ok=True)
     written = []
+    grouping = f"by {by}" if by else "whole corpus"
     for name, frame in tables.items():
-        numeric = frame.select_dtypes("number")
+        numeric = frame.select_dtypes("number").astype(float)
+        numeric = numeric.loc[:, [c for c in numeric.columns if numeric[c].fillna(0).any()]]
         if numeric.empty:
             continue
-        figure = _table_figure(plt, name, numeric)
+        figure = _table_figure(plt, f"{name}, {grouping}", numeric, name == "mention_types")
         written.append(_save(plt, figure, folder / f"{name}.png"))
     if distributions:
-        written.append(_save(plt, _lengths_figure(plt, distributions), folder / "lengths.png"))
+        written.append(_save(plt, _lengths_figure(plt, distributions, by, grouping), folder / "lengths.png"))
     return written
 
 
@@ -119,13 +130,19 @@ _PANELS_PER_ROW = 4
 _LENGTH_BINS = 20  # lengths 1..19 and "20+"
 
 
-def _table_figure(plt, name: str, numeric: pd.DataFrame):
+def _is_share(column: str, all_shares: bool) -> bool:
+    return all_shares or column.startswith("len_") or column.endswith("_pct")
+
+
+def _table_figure(plt, title: str, numeric: pd.DataFrame, all_shares: bool = False):
     import textwrap
 
     from matplotlib.ticker import MaxNLocator
 
     groups = [str(g) for g in numeric.index]
     columns = list(numeric.columns)
+    shares = [c for c in columns if _is_share(c, all_shares)]
+    share_limit = max(float(numeric[shares].max().max()), 1.0) * 1.05 if shares else None
     rows = math.ceil(len(columns) / _PANELS_PER_ROW)
     label_width = min(max(len(g) for g in groups), 30)
     height = max(1.6, 0.22 * len(groups) + 0.9)
@@ -136,10 +153,12 @@ def _table_figure(plt, name: str, numeric: pd.DataFrame):
     for index, column in enumerate(columns):
         axis = axes[index // _PANELS_PER_ROW][index % _PANELS_PER_ROW]
         values = numeric[column].fillna(0).tolist()
-        axis.barh(positions, values, color="#4878a8")
-        if not any(values):
-            axis.set_xlim(0, 1)  # all zero: an axis from 0, not one centred on it
-        axis.set_title(textwrap.fill(column.replace("_", " "), 18), fontsize=9)
+        share = column in shares
+        axis.barh(positions, values, color="#e08a3c" if share else "#4878a8")
+        if share:
+            axis.set_xlim(0, share_limit)  # every share of the table on one scale
+        label = column.replace("_", " ") + (" (%)" if share and not column.endswith("_pct") else "")
+        axis.set_title(textwrap.fill(label.replace(" pct", " (%)"), 18), fontsize=9)
         axis.xaxis.set_major_locator(MaxNLocator(3))
         axis.tick_params(labelsize=8)
         axis.set_yticks(list(positions), [textwrap.shorten(g, 30, placeholder="…") for g in groups])
@@ -147,16 +166,16 @@ def _table_figure(plt, name: str, numeric: pd.DataFrame):
     for index in range(len(columns), rows * _PANELS_PER_ROW):
         if index % _PANELS_PER_ROW < axes.shape[1]:
             axes[index // _PANELS_PER_ROW][index % _PANELS_PER_ROW].axis("off")
-    figure.suptitle(f"{name} by group")
+    figure.suptitle(title)
     return figure
 
 
-def _lengths_figure(plt, distributions: dict):
+def _lengths_figure(plt, distributions: dict, by: str | None, grouping: str):
     groups = sorted(distributions)  # as the tables order them
-    figure, axes = plt.subplots(1, 2, figsize=(12, max(2.0, 0.25 * len(groups) + 1.2)), sharey=True,
+    figure, axes = plt.subplots(1, 2, figsize=(12, max(2.4, 0.25 * len(groups) + 1.6)), sharey=True,
                                 layout="constrained")
-    for axis, which, title in ((axes[0], 0, "entity length (mentions), % of entities"),
-                               (axes[1], 1, "mention length (words), % of mentions")):
+    for axis, which, title, unit in ((axes[0], 0, "entity length", "mentions"),
+                                     (axes[1], 1, "mention length", "words")):
         shares = []
         for group in groups:
             counts = distributions[group][which]
@@ -169,8 +188,11 @@ def _lengths_figure(plt, distributions: dict):
                         + [f"{_LENGTH_BINS}+"])
         axis.set_yticks(range(len(groups)), groups)
         axis.tick_params(labelsize=8)
-        axis.set_title(title, fontsize=9)
-        figure.colorbar(image, ax=axis, fraction=0.04)
+        axis.set_xlabel(f"length ({unit})", fontsize=9)
+        axis.set_title(f"{title}: % of each group's {'entities' if which == 0 else 'mentions'}", fontsize=9)
+        figure.colorbar(image, ax=axis, fraction=0.04).set_label("% of the group", fontsize=8)
+    axes[0].set_ylabel(by or "group", fontsize=9)
+    figure.suptitle(f"length distributions, {grouping}")
     return figure
 
 

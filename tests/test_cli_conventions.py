@@ -1,0 +1,81 @@
+"""One meaning per option everywhere: matching defaults, --lenient, n/a, aligned per-document tables, stats
+tables chosen by name with one meaning of "clusters"."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import harmonize
+from harmonize.conversion import sample_path
+from harmonize.scoring.matching import DEFAULT_MATCHING
+from tests.conftest import shared
+
+
+def run(*args: str | Path, columns: int | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, COLUMNS=str(columns)) if columns else None
+    return subprocess.run([sys.executable, "-m", "harmonize", *map(str, args)], capture_output=True, text=True,
+                          env=env)
+
+
+def test_score_and_diff_default_to_head_matching_as_the_corefud_scorer() -> None:
+    assert DEFAULT_MATCHING == "head"
+    for command in ("score", "diff"):
+        done = run(command, "--help", columns=80)
+        assert done.returncode == 0 and "head (the default, as the CorefUD scorer's since 1.1" in " ".join(
+            done.stdout.split())
+    scores = harmonize.score(sample_path(), sample_path())
+    result = harmonize.diff(sample_path(), sample_path())
+    assert result.matching == "head" and scores.conll == 1.0
+
+
+def test_score_takes_lenient_and_reports_what_it_dropped(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.conllu"
+    broken.write_text(sample_path().read_text(encoding="utf-8").replace("Entity=(e1-person-1)", "Entity=(e1-person-1",
+                                                                        1), encoding="utf-8")
+    strict = run("score", sample_path(), broken)
+    assert strict.returncode == 1 and "broken.conllu:" in strict.stderr and "Traceback" not in strict.stderr
+    lenient = run("score", sample_path(), broken, "--lenient")
+    assert lenient.returncode == 0 and "dropped or changed:" in lenient.stderr
+    assert harmonize.score(sample_path(), broken, lenient=True).report
+
+
+def test_a_metric_with_nothing_to_count_prints_n_a(tmp_path: Path) -> None:
+    conll = tmp_path / "s.conll"
+    harmonize.convert([sample_path()], "corefud", "conll2012", conll, warn_losses=False)  # no empty nodes
+    done = run("score", conll, conll, "--format", "conll2012", "--per-document")
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0
+    assert next(line for line in lines if line.startswith("zero")).split() == ["zero", "n/a", "n/a", "n/a"]
+    header = lines[0].split()
+    assert header[:3] == ["document", "(F1)", "muc"] and "leamentions" not in lines[0] and "lea" in header
+    assert "{" not in done.stdout and "{" not in done.stderr  # no Python reprs
+    assert "left out of the macro average, having nothing to count: zero 2 document(s)" in done.stdout
+
+
+def test_stats_tables_are_chosen_by_name_and_say_what_they_count() -> None:
+    done = run("stats", sample_path(), "--tables", "corpus,genre", "--no-singletons")
+    assert done.returncode == 0, done.stderr
+    titles = [line for line in done.stdout.splitlines() if line and not line[0].isspace() and "  " not in line]
+    assert titles == ["corpus (singletons left out)", "genre (singletons left out)"]
+    assert "mentions" in done.stdout.splitlines()[1].split() and "head_upos__" not in done.stdout
+    bad = run("stats", sample_path(), "--tables", "corpus,nope")
+    assert bad.returncode == 1 and "unknown table(s) nope" in bad.stderr
+    tables = json.loads(run("stats", sample_path(), "--format", "json").stdout)["tables"]
+    assert "cross_document" not in tables and "clusters" not in tables["genre"][0]
+
+
+def test_stats_plots_have_no_empty_panels_and_name_the_grouping(tmp_path: Path) -> None:
+    gum = shared("gum", "v11.1.0", "dep")
+    files = sorted(gum.glob("GUM_a*.conllu"))[:4]
+    done = run("stats", *files, "--by", "document", "--tables", "mention_types", "--plots", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lengths.png", "mention_types.png"]
+    from harmonize.stats import stats_tables
+
+    corpus = harmonize.Corpus([d for f in files for d in harmonize.read(f).documents])
+    frame = stats_tables(corpus, by="document", tables=["mention_types"])["mention_types"]
+    assert (frame["with_gap"] == 0).all()  # a column of zeros: no panel for it (checked by looking, see README)
