@@ -13,6 +13,7 @@ import pytest
 import harmonize
 from harmonize.build import load_recipe
 from harmonize.build.recipe import RecipeError
+from harmonize.conversion import sample_path
 from tests.conftest import ROOT, SHARED_DATA, shared
 
 EXAMPLE = ROOT / "examples" / "collection.toml"
@@ -101,14 +102,17 @@ def test_a_changed_input_rebuilds_its_corpus_alone(tmp_path: Path) -> None:
 
 
 def test_a_failed_build_resumes_where_it_stopped(tmp_path: Path) -> None:
-    # the PCC has no split of its own: its task fails
+    # a malformed CorefUD file: its task fails
+    broken = tmp_path / "broken.conllu"
+    broken.write_text(sample_path().read_text(encoding="utf-8").replace("Entity=(e1-person-1)", "Entity=(e1-person-1",
+                                                                        1), encoding="utf-8")
     recipe = small_recipe(tmp_path, corpora=corpus_table(*PARCORFULL) + corpus_table(
-        "en_potsdam", "mmax2", [f"{SHARED_DATA}/mmax2/potsdam_pcc2.2/coreference-mmax"]))
-    with pytest.raises(harmonize.HarmonizeError, match="no split of its own"):
+        "en_broken", "corefud", [str(broken)], "{train = 1, dev = 0, test = 1}"))
+    with pytest.raises(harmonize.HarmonizeError, match="broken.conllu:"):
         harmonize.build(recipe, tmp_path / "release", jobs=1)
     assert (tmp_path / "release" / ".cache" / "en_parcorfull.json").is_file()  # the finished corpus is kept
     kept = harmonize.build(recipe, tmp_path / "release", jobs=1, keep_going=True)
-    assert kept.corpora == {"en_parcorfull": "cached", "en_potsdam": "failed"}
+    assert kept.corpora == {"en_parcorfull": "cached", "en_broken": "failed"}
     assert not [p for p in (tmp_path / "release").rglob("*.part")]  # no half-written file
 
 

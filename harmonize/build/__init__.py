@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import sys
 import time
@@ -40,6 +41,7 @@ class BuildResult:
     corpora: dict[str, str] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)  # e.g. a split part left empty (also in the README)
 
     @property
     def ok(self) -> bool:
@@ -50,31 +52,60 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def input_checksums(corpus: CorpusRecipe, base: Path) -> dict[str, str]:
-    """Every file of the corpus' inputs (folders recursively), as a path relative to the recipe -> sha256."""
-    import os
+def input_listing(corpus: CorpusRecipe) -> list[str]:
+    """The inputs the corpus' reader takes from the recipe's inputs (a folder: the files or document folders the
+    format finds in it), as the recipe names them: a file added to or removed from an input folder changes it.
+    What those inputs lead the reader to open (brat's text, MMAX2's levels, GUM's trees) is checked by content
+    against the cache entry instead (:func:`opened_files`), since only reading tells which files those are."""
+    from harmonize.conversion import input_files
+    from harmonize.converters import get_format
 
-    found: dict[str, str] = {}
-    for root in corpus.inputs:
-        files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
-        for file in files:
-            found[os.path.relpath(file, base)] = _digest(file.read_bytes())
-    if isinstance(corpus.split, Path):
-        found[os.path.relpath(corpus.split, base)] = _digest(corpus.split.read_bytes())
+    reader = get_format(corpus.source, "read")
+    return [as_given(path, corpus) for path in input_files(list(corpus.inputs), reader)]
+
+
+def as_given(path: Path, corpus: CorpusRecipe) -> str:
+    """A file the corpus reads, named as the recipe names its inputs (``lb/NAME.txt`` beside ``lb/NAME.ann``,
+    ``gum/dep/X.conllu`` beside ``gum/coref_tsv``): the builder's own folders never appear."""
+    path = Path(os.path.abspath(path))
+    if isinstance(corpus.split, Path) and path == corpus.split and corpus.given_split:
+        return corpus.given_split
+    best: tuple[int, str] | None = None
+    for given, resolved in zip(corpus.given or [str(p) for p in corpus.inputs], corpus.inputs):
+        anchor = resolved if resolved.is_dir() else resolved.parent
+        given_anchor = given if resolved.is_dir() else os.path.dirname(given)
+        relative = os.path.relpath(path, anchor)
+        ups = relative.split(os.sep).count("..")
+        name = os.path.normpath(os.path.join(given_anchor, relative)).replace(os.sep, "/")
+        if best is None or ups < best[0]:
+            best = (ups, name)
+    assert best is not None
+    return best[1]
+
+
+def opened_files(report_inputs: dict[str, None], corpus: CorpusRecipe) -> dict[str, dict[str, str]]:
+    """Every file the reader (and the split) opened: its name as the recipe gives it -> its absolute path (for
+    this machine's cache, never the release) and its sha256."""
+    found = {}
+    for opened in report_inputs:
+        path = Path(os.path.abspath(opened))
+        if path.is_file():
+            found[as_given(path, corpus)] = {"path": str(path), "sha256": _digest(path.read_bytes())}
     return dict(sorted(found.items()))
 
 
-def corpus_key(corpus: CorpusRecipe, recipe: Recipe, checksums: dict[str, str]) -> str:
-    """The cache key of a corpus task: its inputs, its recipe entry, the outputs asked for, harmonize's version."""
+def corpus_key(corpus: CorpusRecipe, recipe: Recipe, listing: list[str]) -> str:
+    """The cache key of a corpus task: its inputs as listed, its recipe entry (the split file's content too), the
+    outputs asked for, harmonize's version. The content of every file the task opened is checked apart."""
     from harmonize import __version__
 
     entry = {
         "version": __version__, "name": corpus.name, "from": corpus.source, "options": corpus.options,
         "rules": corpus.rules, "parse": corpus.parse,
-        "split": corpus.split if isinstance(corpus.split, str) else str(corpus.split) if isinstance(
+        "split": corpus.split if isinstance(corpus.split, str) else _digest(corpus.split.read_bytes()) if isinstance(
             corpus.split, Path) else vars(corpus.split),
         "outputs": [recipe.formats, recipe.stats, recipe.views, recipe.pcr, recipe.validate],
-        "inputs": checksums,
+        "inputs": listing,
     }
     return _digest(json.dumps(entry, sort_keys=True, default=str).encode("utf-8"))
 
@@ -88,6 +119,10 @@ def _cached(release: Path, name: str, key: str) -> dict | None:
         return None
     if entry.get("key") != key:
         return None
+    for opened in entry.get("opened", {}).values():
+        source = Path(opened["path"])
+        if not source.is_file() or _digest(source.read_bytes()) != opened["sha256"]:
+            return None
     for relative, digest in entry["summary"]["files"].items():
         file = release / relative
         if not file.is_file() or _digest(file.read_bytes()) != digest:
@@ -112,12 +147,11 @@ def build(recipe: str | Path, output: str | Path, *, jobs: int = 0, engine: str 
     release = Path(output)
     if clean and (release / CACHE).is_dir():
         shutil.rmtree(release / CACHE)
-    base = plan.path.parent
     result = BuildResult(release)
     summaries: dict[str, dict] = {}
     todo: list[tuple[CorpusRecipe, str]] = []
     for corpus in plan.corpora:
-        key = corpus_key(corpus, plan, input_checksums(corpus, base))
+        key = corpus_key(corpus, plan, input_listing(corpus))
         cached = _cached(release, corpus.name, key)
         if cached is not None:
             summaries[corpus.name] = cached
@@ -141,12 +175,15 @@ def build(recipe: str | Path, output: str | Path, *, jobs: int = 0, engine: str 
             result.corpora[corpus.name] = "built"
             log(f"[{done}/{len(todo)}] {corpus.name}: built ({outcome['documents']} documents, "
                 f"{outcome['words']} words)")
+            for warning in outcome.get("warnings", []):
+                log(f"warning: {warning}")
         else:
             result.failures[corpus.name] = outcome
             result.corpora[corpus.name] = "failed"
             log(f"[{done}/{len(todo)}] {corpus.name}: failed: {outcome}")
             if not keep_going:
                 raise HarmonizeError(f"corpus {corpus.name}: {outcome}")
+    result.warnings = [w for c in plan.corpora if c.name in summaries for w in summaries[c.name].get("warnings", [])]
     if summaries:
         finish_release(plan, release, [summaries[c.name] for c in plan.corpora if c.name in summaries])
     result.seconds = time.monotonic() - started

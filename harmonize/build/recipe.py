@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,8 @@ class CorpusRecipe:
     rules: tuple[str, ...] = ()
     parse: str = "none"
     split: str | Path | SplitShares = "own"
+    given: tuple[str, ...] = ()  # the inputs as the recipe writes them, for the release's provenance
+    given_split: str = ""  # the split file as the recipe writes it
 
 
 @dataclass(frozen=True)
@@ -236,6 +239,7 @@ def _corpus(entry: Any, index: int, base: Path, fail, check_keys, typed) -> Corp
         raise fail("corpus", index, "rules", f"{label}rules", str(error)) from None
     parse = typed(entry.get("parse", "none"), str, "corpus", index, "parse", f"{label}parse", "a string")
     split_value = entry.get("split", "own")
+    given_split = ""
     split: str | Path | SplitShares
     if isinstance(split_value, str):
         if split_value == "own":
@@ -244,6 +248,7 @@ def _corpus(entry: Any, index: int, base: Path, fail, check_keys, typed) -> Corp
             split = (base / split_value).resolve()
             if not split.is_file():
                 raise fail("corpus", index, "split", f"{label}split", f"{split_value}: no such split file")
+            given_split = split_value
     elif isinstance(split_value, dict):
         check_keys(split_value, {"train", "dev", "test", "seed"}, "corpus", index, f"{label}split.")
         shares = {k: typed(split_value.get(k, 0), int, "corpus", index, "split", f"{label}split.{k}", "an integer")
@@ -253,4 +258,24 @@ def _corpus(entry: Any, index: int, base: Path, fail, check_keys, typed) -> Corp
         split = SplitShares(**shares)
     else:
         raise fail("corpus", index, "split", f"{label}split", "\"own\", a split file, or {train, dev, test, seed}")
-    return CorpusRecipe(name, source, tuple(inputs), tuple(sorted(options.items())), tuple(rules), parse, split)
+    if split == "own" and not has_own_split(source, inputs):
+        raise fail("corpus", index, "split", f"{label}split", f"{source} input has no split of its own (GUM's "
+                   "splits.md, ECB+'s topics): give split = {train = 8, dev = 1, test = 1, seed = 0} or a split file")
+    return CorpusRecipe(name, source, tuple(inputs), tuple(sorted(options.items())), tuple(rules), parse, split,
+                        tuple(raw_inputs), given_split)
+
+
+def splits_file(source: str, inputs: Iterable[Path]) -> Path | None:
+    """GUM's ``splits.md`` for inputs read as GUM or CorefUD: in an input folder or up to two folders above."""
+    if source not in ("gum", "corefud", "webanno-tsv"):
+        return None
+    for root in inputs:
+        for folder in (root, *root.parents[:2]):
+            if (folder / "splits.md").is_file():
+                return folder / "splits.md"
+    return None
+
+
+def has_own_split(source: str, inputs: Iterable[Path]) -> bool:
+    """Whether ``split = "own"`` can work: a GUM splits.md, or ECB+'s standard topics."""
+    return source == "ecbplus" or splits_file(source, list(inputs)) is not None

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
 from collections import Counter
 from pathlib import Path
 
+from harmonize.build import opened_files
 from harmonize.build.recipe import SPLITS, CorpusRecipe, Recipe, SplitShares
 from harmonize.errors import HarmonizeError, Report
 from harmonize.io import atomic_write_text
@@ -24,12 +24,14 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def assign_splits(corpus: CorpusRecipe, documents: list[Document]) -> dict[str, str]:
-    """Document id -> split, as the recipe's ``split`` says."""
+def assign_splits(corpus: CorpusRecipe, documents: list[Document], report: Report | None = None) -> dict[str, str]:
+    """Document id -> split, as the recipe's ``split`` says; the split file read goes into ``report``'s inputs."""
     ids = [str(d.id) for d in documents]
     if isinstance(corpus.split, SplitShares):
         return _by_shares(documents, corpus.split)
     if isinstance(corpus.split, Path):
+        if report is not None:
+            report.opened(corpus.split)
         named = {}
         for number, line in enumerate(corpus.split.read_text(encoding="utf-8").splitlines(), 1):
             if line.strip() and not line.startswith("#"):
@@ -41,26 +43,27 @@ def assign_splits(corpus: CorpusRecipe, documents: list[Document]) -> dict[str, 
         if missing:
             raise HarmonizeError(f"{corpus.split}: no split for {len(missing)} document(s), e.g. {missing[0]!r}")
         return {i: named[i] for i in ids}
-    return _own_split(corpus, documents)
+    return _own_split(corpus, documents, report)
 
 
-def _own_split(corpus: CorpusRecipe, documents: list[Document]) -> dict[str, str]:
-    if corpus.source in ("gum", "corefud", "webanno-tsv"):
-        from harmonize.converters.gum import read_splits
+def _own_split(corpus: CorpusRecipe, documents: list[Document], report: Report | None) -> dict[str, str]:
+    from harmonize.build.recipe import splits_file
+    from harmonize.converters.gum import read_splits
 
-        for root in corpus.inputs:
-            for folder in (root, *root.parents[:2]):
-                if (folder / "splits.md").is_file():
-                    named = {doc: split for split, docs in read_splits(folder).items() for doc in docs}
-                    missing = [str(d.id) for d in documents if str(d.id) not in named]
-                    if missing:
-                        raise HarmonizeError(f"{folder / 'splits.md'}: no split for {missing[0]!r}")
-                    return {str(d.id): named[str(d.id)] for d in documents}
+    found = splits_file(corpus.source, corpus.inputs)
+    if found is not None:
+        if report is not None:
+            report.opened(found)
+        named = {doc: split for split, docs in read_splits(found.parent).items() for doc in docs}
+        missing = [str(d.id) for d in documents if str(d.id) not in named]
+        if missing:
+            raise HarmonizeError(f"{found}: no split for {missing[0]!r}")
+        return {str(d.id): named[str(d.id)] for d in documents}
     if corpus.source == "ecbplus":
         return {str(d.id): "dev" if d.topic in ECBPLUS_DEV else "test" if d.topic and d.topic.isdigit() and int(
             d.topic) >= 36 else "train" for d in documents}
-    raise HarmonizeError(f"corpus {corpus.name}: {corpus.source} input has no split of its own (GUM's splits.md, "
-                         "ECB+'s topics): give split = {train = 8, dev = 1, test = 1, seed = 0} or a split file")
+    raise HarmonizeError(f"{corpus.source} input has no split of its own (GUM's splits.md, ECB+'s topics): give "
+                         "split = {train = 8, dev = 1, test = 1, seed = 0} or a split file")
 
 
 def _by_shares(documents: list[Document], shares: SplitShares) -> dict[str, str]:
@@ -120,22 +123,26 @@ def build_corpus(corpus: CorpusRecipe, plan: Recipe, release_folder: str, key: s
         raise HarmonizeError(f"corpus {corpus.name}: no documents in its input")
     whole = Corpus(documents)
     Steps(",".join(corpus.rules) or None, None if corpus.parse == "none" else corpus.parse).apply(whole, report)
-    split_of = assign_splits(corpus, documents)
+    split_of = assign_splits(corpus, documents, report)
     folder = release / corpus.name
     splits = _split_order(set(split_of.values()))
     parts = {split: [d for d in documents if split_of[str(d.id)] == split] for split in splits}
+    written: dict[str, Report] = {}
     for split, members in parts.items():
         for name in plan.formats:
             writer = get_format(name, "write")
             target = folder / f"{corpus.name}-{name}-{split}{'' if writer.writes_per_document else writer.extension}"
-            writer.writer(Corpus(members), target, Report())  # type: ignore[misc]
+            writer.writer(Corpus(members), target, written.setdefault(name, Report()))  # type: ignore[misc]
+    opened = opened_files(report.inputs, corpus)
     summary: dict = {
         "name": corpus.name, "from": corpus.source, "options": dict(corpus.options), "rules": list(corpus.rules),
-        "parse": corpus.parse, "split": _split_text(corpus, base),
-        "inputs": {os.path.relpath(p, base): None for p in corpus.inputs},
+        "parse": corpus.parse, "split": _split_text(corpus),
+        "inputs": {name: entry["sha256"] for name, entry in opened.items()},
         "splits": {s: overview(members) for s, members in parts.items()},
         "overview": overview(documents), "documents": len(documents),
         "words": overview(documents)["words"], "report": {r: c for r, c in sorted(report.counts.items())},
+        "writer_report": {name: dict(sorted(r.counts.items())) for name, r in written.items() if r},
+        "warnings": _empty_parts(corpus, parts),
     }
     if plan.stats:
         _corpus_statistics(documents, split_of, folder)
@@ -151,17 +158,27 @@ def build_corpus(corpus: CorpusRecipe, plan: Recipe, release_folder: str, key: s
         written += [p for p in sorted((release / "views" / corpus.name).rglob("*")) if p.is_file()]
     summary["files"] = {p.relative_to(release).as_posix(): _digest(p) for p in written}
     atomic_write_text(release / ".cache" / f"{corpus.name}.json",
-                      json.dumps({"key": key, "summary": summary}, sort_keys=True, indent=1))
+                      json.dumps({"key": key, "opened": opened, "summary": summary}, sort_keys=True, indent=1))
     return summary
 
 
-def _split_text(corpus: CorpusRecipe, base: Path) -> str:
+def _split_text(corpus: CorpusRecipe) -> str:
     if isinstance(corpus.split, SplitShares):
         s = corpus.split
         return f"train {s.train} : dev {s.dev} : test {s.test}, seed {s.seed}, whole documents"
     if isinstance(corpus.split, Path):
-        return f"split file {os.path.relpath(corpus.split, base)}"
+        return f"split file {corpus.given_split or corpus.split.name}"
     return "the corpus' own"
+
+
+def _empty_parts(corpus: CorpusRecipe, parts: dict[str, list[Document]]) -> list[str]:
+    """A split the recipe gives a share that no document went to (too few documents for the shares)."""
+    if not isinstance(corpus.split, SplitShares):
+        return []
+    documents = sum(len(members) for members in parts.values())
+    return [f"{corpus.name}: the {name} part is empty ({documents} document(s) for the shares "
+            f"{corpus.split.train}:{corpus.split.dev}:{corpus.split.test}; documents are never cut)"
+            for name in SPLITS if getattr(corpus.split, name) > 0 and not parts.get(name)]
 
 
 def _lengths(documents: list[Document]) -> dict[str, dict[str, int]]:
@@ -363,18 +380,19 @@ def _readme(plan: Recipe, summaries: list[dict], tables: dict) -> str:
         lines.append("")
         lines.append(f"- reader `{s['from']}`, options {json.dumps(s['options'], sort_keys=True)}, rules "
                      f"{', '.join(s['rules']) or 'none'}, parse `{s['parse']}`")
-        for relative in s["inputs"]:
-            lines.append(f"- input `{relative}`")
+        for warning in s.get("warnings", []):
+            lines.append(f"- **warning**: {warning}")
         for reason, count in s["report"].items():
-            lines.append(f"- report: {count} x {reason}")
+            lines.append(f"- reading and rules: {count} x {reason}")
+        for writer, counts in s.get("writer_report", {}).items():
+            for reason, count in counts.items():
+                lines.append(f"- writing {writer}: {count} x {reason}")
         lines.append("")
-    lines += ["## Input files", "", "```"]
-    from harmonize.build import input_checksums  # the checksums the cache keys are made of
-
-    for corpus in plan.corpora:
-        if corpus.name in {s["name"] for s in summaries}:
-            for relative, digest in input_checksums(corpus, plan.path.parent).items():
-                lines.append(f"{digest}  {relative}")
+    lines += ["## Input files", "", "Every file the readers opened, named as the recipe names its inputs:", "",
+              "```"]
+    for s in summaries:
+        for name, digest in s["inputs"].items():
+            lines.append(f"{digest}  {name}")
     lines += ["```", "", "## Recipe", "", "```toml", plan.text.rstrip(), "```", ""]
     return "\n".join(lines)
 

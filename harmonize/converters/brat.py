@@ -155,6 +155,8 @@ def _read_one(ann: Path, problem: Problems, tokens: str, coref: str, relation: s
     if not txt.is_file():
         raise FormatError(str(ann), None, f"no text beside it: {txt.name} not found")
     text = read_text(txt)
+    problem.report.opened(ann)
+    problem.report.opened(txt)
     if tokens == "whitespace":
         sentences = whitespace_sentences(text)
     else:

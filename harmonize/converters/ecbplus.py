@@ -113,11 +113,12 @@ def read_ecbplus(path: str | Path, lenient: bool = False, report: Report | None 
             raise FormatError(str(root), None, "no ECB+ documents here (N_Mecb.xml, N_Mecbplus.xml)")
     else:
         files = [root]
-    validated = _validated_sentences(root, sentences_csv) if sentences != "all" else None
+    validated = _validated_sentences(root, sentences_csv, report) if sentences != "all" else None
     corpus = Corpus(meta={"source": str(root)})
     with paused_gc():
         for file in files:
             document = _DocumentReader(file, Problems(str(file), lenient, report), cross_sentence).read()
+            report.opened(file)
             if validated is not None:
                 document = _keep_validated(document, validated, report)
                 if document is not None and sentences == "validated-text":
@@ -131,7 +132,7 @@ def read_ecbplus(path: str | Path, lenient: bool = False, report: Report | None 
 # The validated sentences
 # ---------------------------------------------------------------------------------------------------------------
 
-def _validated_sentences(root: Path, given: str) -> dict[str, set[int]]:
+def _validated_sentences(root: Path, given: str, report: Report) -> dict[str, set[int]]:
     """Document name (``1_10ecbplus``) -> its validated sentence numbers."""
     if given:
         path = Path(given)
@@ -142,6 +143,7 @@ def _validated_sentences(root: Path, given: str) -> dict[str, set[int]]:
     if not path.is_file():
         raise FormatError(str(path), None, f"{SENTENCES_CSV} not found (give it with -I sentences_csv=PATH)")
     validated: dict[str, set[int]] = {}
+    report.opened(path)
     with open(path, encoding="utf-8", newline="") as handle:
         for number, row in enumerate(csv.reader(handle), 1):
             if number == 1 or not row:

@@ -74,6 +74,7 @@ def read_gum(path: str | Path, lenient: bool = False, report: Report | None = No
     if not dep.exists():
         raise FormatError(str(path), None, f"no UD trees for it: {dep} not found")
     corpus = read_corefud(dep, True, Report(), coreference=False)  # the trees; coreference comes from the TSV
+    report.opened(dep)
     if len(corpus.documents) != 1:
         raise FormatError(str(dep), None, f"expected one document, found {len(corpus.documents)}")
     document = corpus.documents[0]

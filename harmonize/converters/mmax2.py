@@ -134,7 +134,9 @@ class _ProjectReader:
         try:
             # From bytes: lxml then reports bad encoding as a syntax error with its line (from a file name it
             # raises a bare OSError).
-            return etree.fromstring(path.read_bytes(), _PARSER, base_url=str(path))
+            root = etree.fromstring(path.read_bytes(), _PARSER, base_url=str(path))
+            self.report.opened(path)
+            return root
         except etree.XMLSyntaxError as error:
             self.problem_at(str(path), error.lineno, f"malformed XML: {error.msg}")
             return None

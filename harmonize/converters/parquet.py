@@ -121,10 +121,13 @@ def write_parquet(corpus: Corpus, folder: str | Path, report: Report | None = No
 def read_parquet(folder: str | Path, lenient: bool = False, report: Report | None = None) -> Corpus:
     """Read a folder written by :func:`write_parquet` back into the model."""
     folder = Path(folder)
+    report = report if report is not None else Report()
     missing = [name for name in TABLES if not (folder / f"{name}.parquet").exists()]
     if missing:
         raise FormatError(str(folder), None, f"not a harmonize Parquet folder: no {', '.join(missing)} table")
     arrow = {name: _read_table(folder / f"{name}.parquet") for name in TABLES}
+    for name in TABLES:
+        report.opened(folder / f"{name}.parquet")
     try:
         return _build(folder, arrow)
     except (KeyError, IndexError, TypeError, ValueError) as error:  # tables that do not fit together

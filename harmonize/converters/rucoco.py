@@ -87,6 +87,7 @@ def read_rucoco(path: str | Path, lenient: bool = False, report: Report | None =
         for file in files:
             problems = Problems(str(file), lenient, report)
             annotation = parse_annotation(read_text(file), problems)
+            report.opened(file)
             corpus.documents.append(build_document(annotation, file.stem, problems, alignment, str(file)))
     return corpus
 

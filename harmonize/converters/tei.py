@@ -383,7 +383,9 @@ class _DocumentReader:
             self.problem(layer, None, "missing layer", f"no {layer}.xml or {layer}.xml.gz in {self.folder}")
             return None
         try:
-            return parse_layer(path)
+            root = parse_layer(path)
+            self.report.opened(path)
+            return root
         except FormatError as error:
             if not self.lenient:
                 raise

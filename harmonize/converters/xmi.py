@@ -73,6 +73,7 @@ def _type_system(source: Path, typesystem: str, problem: Problems):
     candidates = [Path(typesystem)] if typesystem else [source.parent / name for name in TYPE_SYSTEM_NAMES]
     for candidate in candidates:
         if candidate.is_file():
+            problem.report.opened(candidate)
             return _load(candidate.read_bytes(), str(candidate), load_typesystem)
     if typesystem:
         raise FormatError(typesystem, None, "type system file not found")
@@ -123,6 +124,7 @@ def read_xmi(path: str | Path, lenient: bool = False, report: Report | None = No
         for file in files:
             problem = Problems(str(file), lenient, report)
             system = _type_system(file, typesystem, problem)
+            report.opened(file)
             cas = _load(file.read_bytes(), str(file),
                         lambda data, system=system: load_cas_from_xmi(data, typesystem=system, lenient=lenient))
             corpus.documents.append(_document(cas, file.stem, problem, (span_layer, relation_layer)))
