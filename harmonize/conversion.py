@@ -290,8 +290,11 @@ def input_files(inputs: list[Path], reader: Format, sample: bool = False) -> lis
         return [sample_path()]
     if not inputs:
         raise HarmonizeError("no INPUT given (or use --sample)")
+    from harmonize.converters.registry import formats_for
+
     files: list[Path] = []
     for path in inputs:
+        path = reader.located(path)
         if path.is_dir() and reader.extension and path.suffix == reader.extension:
             files.append(path)  # a format stored as a folder (Parquet tables) is one input
         elif path.is_dir():
@@ -299,7 +302,9 @@ def input_files(inputs: list[Path], reader: Format, sample: bool = False) -> lis
             if not found:
                 endings = ", ".join(f"*{ending}" for ending in reader.accepts or (reader.extension,))
                 what = f"{endings} files" if reader.extension else f"{reader.name} document folders"
-                raise HarmonizeError(f"{path}: no {what} in this folder")
+                fitting = formats_for(path, reader)
+                hint = f"; it holds input for --from {' or --from '.join(fitting)}" if fitting else ""
+                raise HarmonizeError(f"{path}: no {what} in this folder{hint}")
             files.extend(found)
         elif path.is_file():
             files.append(path)

@@ -79,3 +79,22 @@ def test_stats_plots_have_no_empty_panels_and_name_the_grouping(tmp_path: Path) 
     corpus = harmonize.Corpus([d for f in files for d in harmonize.read(f).documents])
     frame = stats_tables(corpus, by="document", tables=["mention_types"])["mention_types"]
     assert (frame["with_gap"] == 0).all()  # a column of zeros: no panel for it (checked by looking, see README)
+
+
+def test_brat_input_is_found_from_the_text_file_or_the_name(tmp_path: Path) -> None:
+    brat = shared("litbank", "brat")
+    by_ann = harmonize.read(brat / "105_persuasion_brat.ann", "brat")
+    for given in (brat / "105_persuasion_brat.txt", brat / "105_persuasion_brat"):
+        corpus = harmonize.read(given, "brat")
+        assert len(corpus.documents[0].mentions) == len(by_ann.documents[0].mentions) > 0
+        done = run("stats", given, "--from", "brat", "--tables", "corpus")
+        assert done.returncode == 0, done.stderr
+
+
+def test_a_folder_of_another_format_names_the_from_that_fits() -> None:
+    cases = {("gum", "v11.1.0"): "--from gum", ("mmax2", "potsdam_pcc2.2", "coreference-mmax"): "--from mmax2",
+             ("ecbplus", "ECB+", "1"): "--from ecbplus", ("litbank", "brat"): "--from brat"}
+    for parts, expected in cases.items():
+        done = run("stats", shared(*parts))
+        assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1
+        assert "no *.conllu files in this folder; it holds input for" in done.stderr and expected in done.stderr

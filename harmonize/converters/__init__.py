@@ -220,6 +220,7 @@ register(
                              "Coreference)"),
         },
         find=lambda folder: _module("brat").ann_files(folder),
+        locate=lambda path: _module("brat").ann_for(path),
         writes_per_document=True,
     )
 )

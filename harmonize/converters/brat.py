@@ -62,6 +62,14 @@ def ann_files(folder: Path) -> list[Path]:
     return sorted(folder.rglob("*.ann"))
 
 
+def ann_for(path: Path) -> Path:
+    """The ``.ann`` file a user's path names: ``NAME.ann`` itself, or the pair's ``NAME.txt``, or ``NAME``."""
+    if path.suffix == ".ann" or path.is_dir():
+        return path
+    candidate = path.with_suffix(".ann") if path.suffix == ".txt" else path.with_name(path.name + ".ann")
+    return candidate if candidate.is_file() else path
+
+
 def _parse_ann(text: str, problem: Problems) -> tuple[list[_TextBound], list[tuple[str, str, str, int]],
                                                       list[tuple[str, list[str], int]]]:
     bounds: list[_TextBound] = []
@@ -140,7 +148,7 @@ def read_brat(path: str | Path, lenient: bool = False, report: Report | None = N
     check_choice("tokens", tokens, TOKENS)
     check_choice("coref", coref, COREF)
     report = report if report is not None else Report()
-    path = Path(path)
+    path = ann_for(Path(path))
     files = ann_files(path) if path.is_dir() else [path]
     corpus = Corpus(meta={"source": str(path)})
     with paused_gc():

@@ -38,6 +38,8 @@ class Format:
     accepts: tuple[str, ...] = ()
     # Where the inputs of a folder are, when not directly in it (a GUM release keeps them in coref_tsv/).
     find: Callable[[Path], list[Path]] | None = None
+    # The input a path as users give it names (brat: NAME.ann for NAME.txt or NAME); None: the path itself.
+    locate: Callable[[Path], Path] | None = None
     # For formats whose mentions are character spans (RuCoCo): what the scorer needs of a file, read straight from it
     # (see harmonize.scoring.score.character_document), so that sides tokenised differently still align.
     score_reader: Callable[[Path], list] | None = None
@@ -46,13 +48,18 @@ class Format:
     # The writer takes every input's documents at once and writes one set of files for them all (mention lists).
     joins_inputs: bool = False
 
+    def located(self, path: Path) -> Path:
+        """The input ``path`` names for this format (see ``locate``)."""
+        return self.locate(path) if self.locate is not None and not path.is_dir() else path
+
     def takes(self, path: Path) -> bool:
         return path.name.endswith(self.accepts or (self.extension,))
 
     def inputs_in(self, folder: Path) -> list[Path]:
         if self.find is not None:
             return self.find(folder)
-        return sorted(p for p in folder.iterdir() if self.takes(p))
+        # A folder counts only as a format stored as folders (NAME.parquet), never by its name alone (coref_conll/).
+        return sorted(p for p in folder.iterdir() if self.takes(p) and (not p.is_dir() or p.suffix == self.extension))
 
     def writer_options(self, pairs: list[str]) -> dict[str, str]:
         """``-O KEY=VALUE`` pairs checked against the writer's options."""
@@ -67,6 +74,7 @@ class Format:
         assert self.reader is not None
         own = dict(options or {})
         language = own.pop("lang", None)
+        path = self.located(path)
         if path.is_file():
             report.opened(path)  # readers of folders, and of companion files, record those themselves
         corpus = self.reader(path, lenient, report, **own)
@@ -102,6 +110,20 @@ def register(fmt: Format) -> Format:
 
 def formats() -> list[Format]:
     return sorted(_FORMATS.values(), key=lambda f: f.name)
+
+
+def formats_for(folder: Path, besides: Format | None = None) -> list[str]:
+    """The readers (other than ``besides``) that find inputs in ``folder``: what to suggest for --from."""
+    found = []
+    for fmt in formats():
+        if fmt.reader is None or fmt is besides:
+            continue
+        try:
+            if fmt.inputs_in(folder):
+                found.append(fmt.name)
+        except OSError:
+            continue
+    return found
 
 
 def get_format(name: str, need: str) -> Format:
