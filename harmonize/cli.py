@@ -35,8 +35,8 @@ app = typer.Typer(
     no_args_is_help=True,
     help="Bring coreference corpora into one model and back out again.",
     pretty_exceptions_enable=False,
-    # click's own formatter: help wraps at 80 columns with defaults whole, and brackets ([distributed]) are text,
-    # where rich's panels cut defaults short and read brackets as markup.
+    # click's own formatter: help wraps at 80 columns with option names and defaults whole, and square brackets
+    # are text ([default: ...], harmonize[distributed]), where rich's panels cut both short and read brackets as markup.
     rich_markup_mode=None,
 )
 
@@ -46,7 +46,10 @@ def _examples(*commands: str) -> str:
     return "Examples:\n\n\b\n" + "\n".join(f"  {command}" for command in commands)
 
 
-@app.command("formats")
+@app.command("formats", epilog=_examples(
+    "harmonize formats",
+    "harmonize formats | grep brat",
+))
 def list_formats() -> None:
     """List the formats harmonize reads and writes."""
     for fmt in formats():
@@ -59,7 +62,10 @@ def list_formats() -> None:
         typer.echo(f"{'':<24} -I {key}={'|'.join(values) or 'VALUE'}: {purpose} (every reader)")
 
 
-@app.command("rules")
+@app.command("rules", epilog=_examples(
+    "harmonize rules",
+    "harmonize convert gum/dep/ --rules corefud,remove-singletons -o out/",
+))
 def list_rules() -> None:
     """List the scheme rules, sets first, one line each (use them as --rules a,b,c)."""
     from harmonize.rules import RULES
@@ -69,7 +75,11 @@ def list_rules() -> None:
         typer.echo(f"{rule.name:<18} {'set' if rule.steps else 'step':<5} {rule.summary}{steps}")
 
 
-@app.command()
+@app.command(epilog=_examples(
+    "harmonize convert --sample --from corefud --to conll2012 -o sample.conll",
+    "harmonize convert litbank/brat/ --from brat -o lb/ --report report.json",
+    "harmonize convert gum/ --from gum --to conll2012 --rules ontogum -o og/",
+))
 def convert(
     inputs: Annotated[list[Path] | None, typer.Argument(help="Input files or folders.", show_default=False)] = None,
     source: Annotated[str, typer.Option("--from", help="Input format (see `harmonize formats`).")] = "corefud",
@@ -176,7 +186,9 @@ def score(
     _say_report(result.report)
 
 
-@app.command()
+@app.command(epilog=_examples(
+    "harmonize compare ontogum/ -r gum/ontogum_official_v7.2.0/conll",
+))
 def compare(
     ours: Annotated[list[Path], typer.Argument(help="Our conversion: files or folders.", show_default=False)],
     reference: Annotated[Path, typer.Option("--reference", "-r", help="The reference conversion (file or folder).")],
@@ -203,7 +215,11 @@ def compare(
     _say_report(report)
 
 
-@app.command()
+@app.command(epilog=_examples(
+    "harmonize diff gold.conllu system.conllu -o report.html",
+    "harmonize diff gold.conll system.conll --format conll2012 --json diff.json",
+    "harmonize diff ecb-gold.conllu ecb-out.conllu --cross-document topic",
+))
 def diff(
     key: Annotated[Path, typer.Argument(help="Gold file, or a folder of them (documents paired by id).")],
     response: Annotated[Path, typer.Argument(help="System (or second annotator's) file or folder.")],
@@ -244,7 +260,11 @@ def diff(
     _say_report(result.report)
 
 
-@app.command()
+@app.command(epilog=_examples(
+    "harmonize build examples/collection.toml -o release/ --dry-run",
+    "harmonize build examples/collection.toml -o release/ --jobs 2",
+    "harmonize build examples/collection.toml -o release/ --only en_gum",
+))
 def build(
     recipe: Annotated[Path, typer.Argument(help="The collection's recipe (TOML; see the README's Collections).")],
     output: Annotated[Path, typer.Option("-o", "--output", help="The release folder.")],
@@ -293,7 +313,11 @@ def build(
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(epilog=_examples(
+    "harmonize view --help",
+    "harmonize view gum/dep/GUM_academic_exposure.conllu -o exposure.html",
+    "harmonize view litbank/brat/ --from brat -o litbank-pages/",
+))
 def view(
     inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
     source: Annotated[str, typer.Option("--from", help="Input format.")] = "corefud",
@@ -314,7 +338,11 @@ def view(
     _say(f"wrote {len(written)} page(s) to {output}")
 
 
-@app.command()
+@app.command(epilog=_examples(
+    "harmonize stats gum/v11.1.0/dep/ --by genre --tables corpus,genre",
+    "harmonize stats gum/v11.1.0/dep/ --by split --format latex --plots plots/",
+    "harmonize stats ECB+/ --from ecbplus --tables cross_document --by topic",
+))
 def stats(
     inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
     source: Annotated[str, typer.Option("--from", help="Input format.")] = "corefud",
@@ -401,7 +429,10 @@ def _key_values(pairs: list[str] | None) -> dict[str, str]:
     return options
 
 
-@pcr_app.command("generate")
+@pcr_app.command("generate", epilog=_examples(
+    "harmonize pcr generate gum/v11.1.0/dep/ -o questions.jsonl",
+    "harmonize pcr generate litbank/brat/ --from brat --split 8:1:1 -o pcr/",
+))
 def pcr_generate(
     inputs: Annotated[list[Path], typer.Argument(help="Corpus files or folders.", show_default=False)],
     source: Annotated[str, typer.Option("--from", help="Corpus format (see `harmonize formats`).")] = "corefud",
@@ -437,7 +468,10 @@ def pcr_generate(
         _say(f"wrote {write_questions(questions, output)} questions to {output}")
 
 
-@pcr_app.command("convert")
+@pcr_app.command("convert", epilog=_examples(
+    "harmonize pcr sets",
+    "harmonize pcr convert pcr/wsc/WSCollection.xml --from wsc -o wsc.jsonl",
+))
 def pcr_convert(
     input_file: Annotated[Path, typer.Argument(help="A WSC-style set file.", show_default=False)],
     source: Annotated[str, typer.Option("--from", help="The set's format (`harmonize pcr sets`).")],
@@ -456,7 +490,7 @@ def pcr_convert(
     _say(f"wrote {write_questions(questions, output, target)} questions to {output}")
 
 
-@pcr_app.command("sets")
+@pcr_app.command("sets", epilog=_examples("harmonize pcr sets"))
 def pcr_sets() -> None:
     """List the WSC-style set formats `harmonize pcr convert --from` reads."""
     from harmonize.pcr import SOURCES
@@ -465,7 +499,10 @@ def pcr_sets() -> None:
         typer.echo(f"{name:<14} {reader.summary}")
 
 
-@pcr_app.command("solve")
+@pcr_app.command("solve", epilog=_examples(
+    "harmonize pcr solve questions.jsonl -o predictions.jsonl",
+    "harmonize pcr solve dev.jsonl --solver encoder --train train.jsonl",
+))
 def pcr_solve(
     questions_file: Annotated[Path, typer.Argument(help="Questions (JSONL).", show_default=False)],
     output: Annotated[Path, typer.Option("-o", "--output", help="Predictions (JSONL, answer 1 or 2).")] = Path(
@@ -503,7 +540,10 @@ def pcr_solve(
     _say(f"wrote {write_questions(questions, output)} predictions to {output}")
 
 
-@pcr_app.command("evaluate")
+@pcr_app.command("evaluate", epilog=_examples(
+    "harmonize pcr evaluate questions.jsonl predictions.jsonl",
+    "harmonize pcr evaluate dev.jsonl predictions.jsonl --train train.jsonl",
+))
 def pcr_evaluate(
     gold: Annotated[Path, typer.Argument(help="Gold questions (JSONL).", show_default=False)],
     predicted: Annotated[Path, typer.Argument(help="Predictions: the same questions, in order.", show_default=False)],
@@ -561,7 +601,10 @@ MaxMinutes = Annotated[float | None, typer.Option(
     "--max-minutes", help="Stop training after this many minutes (the epoch in progress is scored).")]
 
 
-@resolve_app.command("rules")
+@resolve_app.command("rules", epilog=_examples(
+    "harmonize resolve rules gum/dep/GUM_academic_exposure.conllu -o out.conllu",
+    "harmonize resolve rules dev/ --gold-mentions -o predicted/",
+))
 def resolve_with_rules(
     inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
     output: Annotated[Path, typer.Option("-o", "--output", help="Output file (one input) or folder.")],
@@ -583,7 +626,10 @@ def resolve_with_rules(
          f"file(s) to {output}")
 
 
-@resolve_app.command("lemma")
+@resolve_app.command("lemma", epilog=_examples(
+    "harmonize resolve lemma ECB+/ --from ecbplus -o lemma.conllu --gold-mentions",
+    "harmonize resolve lemma ECB+/ --from ecbplus -o lemma.conllu --scope topic",
+))
 def resolve_with_lemmas(
     inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
     output: Annotated[Path, typer.Option("-o", "--output", help="Output file (one input) or folder.")],
@@ -612,7 +658,10 @@ def resolve_with_lemmas(
          f"events, {counts['entity mentions']} entities); wrote {counts['files']} file(s) to {output}")
 
 
-@resolve_app.command("train")
+@resolve_app.command("train", epilog=_examples(
+    "harmonize resolve train train/ --dev dev/ -o model/ --epochs 8",
+    "harmonize resolve train tr/ --dev dev/ --from ecbplus --cross-document topic",
+))
 def resolve_train(
     inputs: Annotated[list[Path], typer.Argument(help="Training files or folders.", show_default=False)],
     dev: Annotated[list[Path] | None, typer.Option(help="Dev file or folder (repeatable): the best epoch is kept.")]
@@ -686,7 +735,10 @@ def _scope_needed() -> Iterator[None]:
         raise typer.Exit(2) from None
 
 
-@resolve_app.command("predict")
+@resolve_app.command("predict", epilog=_examples(
+    "harmonize resolve predict model/ test/ -o predicted/",
+    "harmonize resolve predict xdoc/ ECB+/36 --from ecbplus -o predicted.conllu",
+))
 def resolve_predict(
     model: Annotated[Path, typer.Argument(help="Model folder from `harmonize resolve train`.", show_default=False)],
     inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
@@ -719,7 +771,10 @@ def resolve_predict(
          f"({counts['words'] / max(seconds, 1e-9):,.0f} words/s); wrote {counts['files']} file(s) to {output}")
 
 
-@app.command()
+@app.command(epilog=_examples(
+    "harmonize validate gum/train.conllu gum/dev.conllu --epochs 4",
+    "harmonize validate ECB+/ ECB+/ --from ecbplus --cross-document topic",
+))
 def validate(
     train: Annotated[Path, typer.Argument(help="Training file or folder.", show_default=False)],
     dev: Annotated[Path, typer.Argument(help="Dev file or folder.", show_default=False)],

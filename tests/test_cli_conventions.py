@@ -98,3 +98,32 @@ def test_a_folder_of_another_format_names_the_from_that_fits() -> None:
         done = run("stats", shared(*parts))
         assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1
         assert "no *.conllu files in this folder; it holds input for" in done.stderr and expected in done.stderr
+
+
+COMMANDS = ["formats", "rules", "convert", "score", "compare", "diff", "build", "view", "stats", "pcr generate",
+            "pcr convert", "pcr sets", "pcr solve", "pcr evaluate", "resolve rules", "resolve lemma", "resolve train",
+            "resolve predict", "validate"]
+
+
+def test_every_command_help_has_examples_and_fits_80_columns() -> None:
+    for command in COMMANDS:
+        done = run(*command.split(), "--help", columns=80)
+        assert done.returncode == 0, command
+        lines = done.stdout.splitlines()
+        assert "Examples:" in done.stdout and f"harmonize {command}" in done.stdout.split("Examples:")[1], command
+        assert all(len(line) <= 80 for line in lines), (command, [line for line in lines if len(line) > 80])
+        assert "…" not in done.stdout, command  # nothing cut short
+    assert "pip install 'harmonize[distributed]'" in " ".join(run("build", "--help", columns=80).stdout.split())
+    assert "[default: 10;" in run("resolve", "train", "--help", columns=80).stdout  # brackets are text
+
+
+def test_readme_synopsis_lists_each_command_once() -> None:
+    from tests.conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Command line\n\n```\n", 1)[1].split("```", 1)[0]
+    starts = [" ".join(line.split()[1:3]) if line.split()[1] in ("resolve", "pcr") else line.split()[1]
+              for line in block.splitlines() if line.startswith("harmonize ")]
+    assert len(starts) == len(set(starts)), starts
+    listed = set(starts) | {f"pcr {c}" for c in ("convert", "sets", "solve", "evaluate")}
+    assert listed >= set(COMMANDS) - {"pcr generate"}, set(COMMANDS) - listed
