@@ -234,8 +234,9 @@ def diff(
                                                   "and the scorer do).")] = False,
     cross_document: Annotated[str | None, typer.Option(
         help="Compare entities across documents: 'corpus', per 'topic' or per 'subtopic' (ECB+).")] = None,
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="An .html file (one document) or a folder "
-                                                                        "of pages with an index.")] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="NAME.html: one self-contained page (every "
+                                                "document, an index at the top); anything else: a folder of pages "
+                                                "with index.html.")] = None,
     json_output: Annotated[Path | None, typer.Option("--json", help="Write the analysis as JSON to this file.")] = None,
     ignore_forms: Annotated[bool, typer.Option(help="Align tokens by position only, not by form.")] = False,
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
@@ -321,8 +322,9 @@ def build(
 def view(
     inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
     source: Annotated[str, typer.Option("--from", help="Input format.")] = "corefud",
-    output: Annotated[Path, typer.Option("-o", "--output", help="An .html file (one document) or a folder.")] = Path(
-        "harmonize-view"),
+    output: Annotated[Path, typer.Option("-o", "--output", help="NAME.html: one self-contained page (every "
+                                         "document, an index at the top); anything else: a folder of pages with "
+                                         "index.html.")] = Path("harmonize-view"),
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
     input_option: Annotated[list[str] | None, typer.Option(
         "-I", "--input-option", help="Reader option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,

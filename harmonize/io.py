@@ -152,11 +152,12 @@ def write_documents(documents: Sequence, out: Path, extension: str, render: Call
 
 
 def write_pages(items: Sequence, labels: Sequence[str | None], output: Path, render: Callable,
-                render_index: Callable) -> list[Path]:
-    """HTML pages: one item and an ``.html`` output, that page; otherwise a folder with a page per item (named after
-    its label, safely) and ``index.html`` (``render_index(names)``). Returns the files written."""
-    if len(items) == 1 and output.suffix == ".html":
-        atomic_write_text(output, render(items[0]))
+                render_index: Callable, render_all: Callable[[], str]) -> list[Path]:
+    """HTML pages: an output named ``.html`` is one self-contained page (one item: ``render(item)``; several:
+    ``render_all()``, the items one after another below an index); any other output is a folder with a page per
+    item (named after its label, safely) and ``index.html`` (``render_index(names)``). Returns the files written."""
+    if output.suffix == ".html" and not output.is_dir():
+        atomic_write_text(output, render(items[0]) if len(items) == 1 else render_all())
         return [output]
     names = [f"{name}.html" for name in safe_file_names(labels, reserved=["index"])]
     for item, name in zip(items, names):

@@ -141,7 +141,10 @@ class PartitionDiff:
                     "key entity": self.key_entity.get(key), "response entity": self.response_entity.get(key)}
 
         entry = {"type": error.type, "mentions": [mention(m) for m in error.mentions],
+                 "operations": {name: count for name, count in error.operations.items() if count},
                  "properties": self.error_properties(error)}
+        if error.absent:  # key mentions the response lacks that this error stands for (a deleted first mention)
+            entry["absent from the response"] = [mention(m) for m in error.absent]
         if error.response_mention is not None:
             entry["response mention"] = {"text": self.facts.text(error.response_mention),
                                          "words": [p + 1 for p in self.facts.positions_of(error.response_mention)]}

@@ -95,13 +95,19 @@ class Merge:
 @dataclass
 class Error:
     """One error: its type and the mentions it involves (``mentions``: the part split off or merged, the extra or
-    missing mention or entity; ``response_mention`` for a span error), the key and response clusters concerned."""
+    missing mention or entity; ``response_mention`` for a span error), the key and response clusters concerned;
+    ``absent``: key mentions the response lacks that the error stands for too (the deleted first mention of an
+    entity whose rest is "divided"); ``operations``: the operations it stands for, name -> count (over all errors
+    they add up to the operation totals, Kummerfeld & Klein's counts: the merge of the part of an entity that keeps
+    its first mention is counted with the entity's error)."""
 
     type: str
     mentions: tuple[MentionKey, ...]
     key_cluster: frozenset = frozenset()
     response_cluster: frozenset = frozenset()
     response_mention: MentionKey | None = None
+    absent: tuple[MentionKey, ...] = ()
+    operations: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -114,6 +120,11 @@ class GroupChanges:
     missing_entities: list[frozenset] = field(default_factory=list)
     extra_mentions: list[tuple[MentionKey, Split]] = field(default_factory=list)
     missing_mentions: list[tuple[MentionKey, Merge]] = field(default_factory=list)
+    # Operations that are no error of their own: the part of a response cluster, or of a key cluster, that keeps
+    # its first mention is split off, or merged, as the rest is (Kummerfeld & Klein count them); with the mention
+    # introduced for such a merge where the response lacks it.
+    kept_splits: list[Split] = field(default_factory=list)
+    kept_merges: list[tuple[Merge, MentionKey | None]] = field(default_factory=list)
 
 
 @dataclass
@@ -275,10 +286,12 @@ def categorise(changes: GroupChanges, keys: list[frozenset], key_mentions: set, 
         if split.part != split.cluster and _keeps_first(split.part, split.cluster, facts):
             changes.splits.remove(split)
             _discard_first(changes.removes, lambda m, part=split.part: frozenset([m]) == part)
+            changes.kept_splits.append(split)
     for merge in list(changes.merges):
         if _keeps_first(merge.part, merge.cluster, facts):
             changes.merges.remove(merge)
-            _discard_first(changes.introduces, lambda m, part=merge.part: frozenset([m]) == part)
+            introduced = _discard_first(changes.introduces, lambda m, part=merge.part: frozenset([m]) == part)
+            changes.kept_merges.append((merge, next(iter(merge.part)) if introduced else None))
     # Extra mention: a mention split off to nowhere.
     for split in [s for s in changes.splits if len(s.part) == 1 and s.going_nowhere]:
         changes.splits.remove(split)
@@ -322,7 +335,7 @@ def classify(key: Clustering, response: Clustering, facts: MentionFacts) -> Clas
     response = response.copy()
     corrected = correct_spans(key, response, facts)
     operation_list: list[tuple[str, object]] = [(CORRECT_SPAN, pair) for pair in corrected]
-    errors = [Error(SPAN_ERROR, (new,), response_mention=old) for old, new in corrected]
+    errors = [Error(SPAN_ERROR, (new,), response_mention=old, operations={CORRECT_SPAN: 1}) for old, new in corrected]
     key_mentions = set(key.cluster_of)
     groups = []
     for responses, keys in confusion_groups(key, response):
@@ -333,15 +346,7 @@ def classify(key: Clustering, response: Clustering, facts: MentionFacts) -> Clas
         operation_list += [(INTRODUCE, m) for m in changes.introduces] + [(MERGE, m) for m in changes.merges]
         categorise(changes, keys, key_mentions, response, facts)
         groups.append(changes)
-        errors.extend(Error(CONFLATED, tuple(sorted(s.part)), _key_cluster(s.part, keys), s.cluster)
-                      for s in changes.splits)
-        errors.extend(Error(EXTRA_MENTION, (m,), frozenset(), s.cluster) for m, s in changes.extra_mentions)
-        errors.extend(Error(EXTRA_ENTITY, tuple(sorted(part)), frozenset(), cluster)
-                      for part, cluster in changes.extra_entities)
-        errors.extend(Error(DIVIDED, tuple(sorted(m.part)), m.cluster, _response_cluster(m.part, responses))
-                      for m in changes.merges)
-        errors.extend(Error(MISSING_MENTION, (mention,), merge.cluster) for mention, merge in changes.missing_mentions)
-        errors.extend(Error(MISSING_ENTITY, tuple(sorted(cluster)), cluster) for cluster in changes.missing_entities)
+        errors.extend(_group_errors(changes, keys, responses, response))
     operations = dict.fromkeys(OPERATIONS, 0)
     for name, _what in operation_list:
         operations[name] += 1
@@ -386,6 +391,41 @@ def apply_operations(response: Clustering, operations: list[tuple[str, object]])
                     cluster_of[mention] = anchor
                 part.clear()
     return {frozenset(c) for c in clusters.values() if c}
+
+
+def _group_errors(changes: GroupChanges, keys: list[frozenset], responses: list[frozenset], response: Clustering
+                  ) -> list[Error]:
+    """A confusion group's errors, each with the operations it stands for and the absent key mentions it names."""
+    errors = [Error(CONFLATED, tuple(sorted(s.part)), _key_cluster(s.part, keys), s.cluster, operations={SPLIT: 1})
+              for s in changes.splits]
+    errors += [Error(EXTRA_MENTION, (m,), frozenset(), s.cluster, operations={SPLIT: 1, REMOVE: 1})
+               for m, s in changes.extra_mentions]
+    errors += [Error(EXTRA_ENTITY, tuple(sorted(part)), frozenset(), cluster,
+                     operations={SPLIT: len(part), REMOVE: len(part)}) for part, cluster in changes.extra_entities]
+    errors += [Error(DIVIDED, tuple(sorted(m.part)), m.cluster, _response_cluster(m.part, responses),
+                     operations={MERGE: 1}) for m in changes.merges]
+    errors += [Error(MISSING_MENTION, (mention,), merge.cluster,
+                     operations={INTRODUCE: 1, **({MERGE: 1} if merge.part != merge.cluster else {})})
+               for mention, merge in changes.missing_mentions]
+    errors += [Error(MISSING_ENTITY, tuple(sorted(cluster)), cluster,
+                     operations={INTRODUCE: sum(1 for m in cluster if m not in response.cluster_of),
+                                 MERGE: sum(1 for m in cluster if m not in response.cluster_of)})
+               for cluster in changes.missing_entities]
+    for split in changes.kept_splits:  # counted with an error of the response cluster it leaves
+        owner = next((e for e in errors if e.response_cluster == split.cluster), None)
+        if owner is not None:
+            owner.operations[SPLIT] = owner.operations.get(SPLIT, 0) + 1
+            if split.going_nowhere:
+                owner.operations[REMOVE] = owner.operations.get(REMOVE, 0) + 1
+    for merge, introduced in changes.kept_merges:  # counted with an error of the key cluster it joins
+        owner = next((e for e in errors if e.key_cluster == merge.cluster), None)
+        if owner is None:
+            continue
+        owner.operations[MERGE] = owner.operations.get(MERGE, 0) + 1
+        if introduced is not None:
+            owner.operations[INTRODUCE] = owner.operations.get(INTRODUCE, 0) + 1
+            owner.absent = (*owner.absent, introduced)
+    return errors
 
 
 def _key_cluster(part: frozenset, keys: list[frozenset]) -> frozenset:

@@ -23,7 +23,9 @@ STYLE = """
 body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#222}
 header{padding:.6em 1.2em;border-bottom:1px solid #ddd} h1{font-size:1.2em;margin:.2em 0}
 main{display:grid;grid-template-columns:minmax(0,3fr) minmax(16em,1fr);height:calc(100vh - 6.5em)}
-#text{overflow:auto;padding:0 1.2em;line-height:2.3} #side{overflow:auto;border-left:1px solid #ddd;padding:0 .8em}
+.text{overflow:auto;padding:0 1.2em;line-height:2.3} .side{overflow:auto;border-left:1px solid #ddd;padding:0 .8em}
+.miss{background:#ffd6d6;border-bottom:2px solid #c00} .extra{background:#ffe8c2;border-bottom:2px dashed #c60}
+.gone{color:#c00} .ops{display:block;color:#777;font-size:.85em;margin-left:9.5em}
 p.s{margin:.2em 0} .sid{color:#aaa;font-size:.7em;margin-right:.5em} h2{font-size:1em;margin:.8em 0 .2em}
 .k{font-weight:bold} .k sub,.r sub{font-size:.62em;font-weight:normal} .r{color:#555}
 .w{border-radius:3px;padding:0 1px} .hk{background:#ffe97a!important;outline:1px solid #c90}
@@ -78,6 +80,24 @@ def _colour(index: int, light: bool = False) -> str:
 
 def render_partition(partition: PartitionDiff) -> str:
     """One page: the text with both annotations, the error list, the filter."""
+    return _page(html.escape(partition.label), _partition_body(partition, ""))
+
+
+def render_partitions(result: DiffResult) -> str:
+    """Every compared document on one page, one after another, below the index (which links to each)."""
+    anchors = [f"#d{number}" for number in range(len(result.partitions))]
+    sections = "".join(f'<section id="d{number}">{_partition_body(partition, f"d{number}")}</section>'
+                       for number, partition in enumerate(result.partitions))
+    return _page("diff", _index_body(result, anchors) + sections)
+
+
+def _operations_text(operations: dict[str, int]) -> str:
+    return ", ".join(f"{count} {name}" for name, count in operations.items() if count)
+
+
+def _partition_body(partition: PartitionDiff, prefix: str) -> str:
+    """A document's (or partition's) text with both annotations, its error list and the filter; ids, anchors and
+    entity marks start with ``prefix`` (several documents share a page)."""
     facts = partition.facts
     key_index = {entity: i for i, entity in enumerate(dict.fromkeys(
         partition.key_entity[m] for m in sorted(partition.key.cluster_of)))}
@@ -93,12 +113,14 @@ def render_partition(partition: PartitionDiff) -> str:
     for mention in every:
         where = mention[:2]
         positions = facts.positions_of(mention)
-        mark = f'data-m="m{number[mention]}"'
-        anchors.setdefault((*where, positions[0]), []).append(f'<span id="m{number[mention]}"></span>')
-        if mention in partition.key.cluster_of:
+        mark = f'data-m="{prefix}m{number[mention]}"'
+        anchors.setdefault((*where, positions[0]), []).append(f'<span id="{prefix}m{number[mention]}"></span>')
+        in_key, in_response = mention in partition.key.cluster_of, mention in partition.response.cluster_of
+        if in_key:
             entity = partition.key_entity[mention]
             index = key_index[entity]
-            attrs = f'class="k" style="color:{_colour(index)}" data-k="k{index}" {mark}'
+            unmatched = "" if in_response else " miss"  # the response lacks it: marked without a click
+            attrs = f'class="k{unmatched}" style="color:{_colour(index)}" data-k="{prefix}k{index}" {mark}'
             opening.setdefault((*where, positions[0]), []).append(f"<span {attrs}>[</span>")
             closing.setdefault((*where, positions[-1]), []).insert(
                 0, f"<span {attrs}>]<sub>{html.escape(entity)}</sub></span>")
@@ -106,10 +128,11 @@ def render_partition(partition: PartitionDiff) -> str:
                 size = len(positions)
                 if (*where, position) not in tint or size < tint[(*where, position)][0]:
                     tint[(*where, position)] = (size, index)
-        if mention in partition.response.cluster_of:
+        if in_response:
             entity = partition.response_entity[mention]
             index = response_index[entity]
-            attrs = f'class="r" data-r="r{index}" {mark}'
+            unmatched = "" if in_key else " extra"  # the key lacks it
+            attrs = f'class="r{unmatched}" data-r="{prefix}r{index}" {mark}'
             opening.setdefault((*where, positions[0]), []).append(f"<span {attrs}>⟨</span>")
             closing.setdefault((*where, positions[-1]), []).insert(
                 0, f"<span {attrs}>⟩<sub>{html.escape(entity)}</sub></span>")
@@ -130,10 +153,10 @@ def render_partition(partition: PartitionDiff) -> str:
                 data = ""
                 style = ""
                 if place in key_of_word:
-                    data += f' data-k="k{key_of_word[place]}"'
+                    data += f' data-k="{prefix}k{key_of_word[place]}"'
                     style = f' style="background:{_colour(key_of_word[place], True)}"'
                 if place in response_of_word:
-                    data += f' data-r="r{response_of_word[place][1]}"'
+                    data += f' data-r="{prefix}r{response_of_word[place][1]}"'
                 form = "∅" if node.is_empty else html.escape(node.form)
                 words.append("".join(anchors.get(place, ())) + "".join(opening.get(place, ()))
                              + f'<span class="w"{data}{style}>{form}</span>' + "".join(closing.get(place, ()))
@@ -142,26 +165,31 @@ def render_partition(partition: PartitionDiff) -> str:
             text.append(f'<p class="s"><span class="sid">{sid}</span>{"".join(words).rstrip()}</p>')
     items = []
     for error in partition.classification.errors:
-        involved = [*error.mentions, *([error.response_mention] if error.response_mention is not None else [])]
-        marks = " ".join(f"m{number[m]}" for m in involved if m in number)
+        involved = [*error.absent, *error.mentions,
+                    *([error.response_mention] if error.response_mention is not None else [])]
+        marks = " ".join(f"{prefix}m{number[m]}" for m in involved if m in number)
         first = min(involved)
         what = " · ".join(html.escape(facts.text(m)) for m in error.mentions[:4])
         if len(error.mentions) > 4:
             what += f" · … ({len(error.mentions)} mentions)"
         if error.response_mention is not None:
             what = f"{html.escape(facts.text(error.response_mention))} → {what}"
-        items.append(f'<li data-type="{html.escape(error.type)}" data-m="{marks}"><a href="#m{number[first]}">'
-                     f'<span class="tag">{html.escape(error.type)}</span> {what}</a></li>')
+        if error.absent:
+            what = ("<span class=gone>not in the response: "
+                    + " · ".join(html.escape(facts.text(m)) for m in error.absent) + "</span>; " + what)
+        items.append(f'<li data-type="{html.escape(error.type)}" data-m="{marks}"><a href="#{prefix}m{number[first]}">'
+                     f'<span class="tag">{html.escape(error.type)}</span> {what}'
+                     f'<span class="ops">{html.escape(_operations_text(error.operations))}</span></a></li>')
     counts = partition.errors
     filters = "".join(f'<label><input type="checkbox" data-type="{html.escape(name)}" checked> '
                       f"{html.escape(name)} ({counts[name]})</label>" for name in ERRORS)
-    operations = ", ".join(f"{count} {name}" for name, count in partition.classification.operations.items())
+    operations = _operations_text(partition.classification.operations)
     title = html.escape(partition.label)
-    body = (f"<header><h1>{title}</h1><div class=legend>key mentions <b>[ ]</b> coloured by key entity; response "
-            f"mentions ⟨ ⟩; operations: {html.escape(operations)}</div></header>"
-            f'<main><div id="text">{"".join(text)}</div><div id="side"><h2>Errors</h2>{filters}'
-            f'<ul class="errors">{"".join(items)}</ul></div></main>')
-    return _page(title, body)
+    return (f"<header><h1>{title}</h1><div class=legend>key mentions <b>[ ]</b> coloured by key entity, "
+            f"<b class=miss>[ ]</b> where the response lacks them; response mentions ⟨ ⟩, <span class=extra>⟨ ⟩"
+            f"</span> where the key lacks them; operations: {html.escape(operations or 'none')} (each error lists "
+            f'its own)</div></header><main><div class="text">{"".join(text)}</div><div class="side"><h2>Errors</h2>'
+            f'{filters}<ul class="errors">{"".join(items)}</ul></div></main>')
 
 
 def _page(title: str, body: str) -> str:
@@ -171,6 +199,11 @@ def _page(title: str, body: str) -> str:
 
 def render_index(result: DiffResult, names: list[str]) -> str:
     """The documents, most errors first, with their counts per error type."""
+    return _page("diff", _index_body(result, names))
+
+
+def _index_body(result: DiffResult, names: list[str]) -> str:
+    """The index table, linking each document to ``names`` (page files, or anchors on one page)."""
     order = sorted(zip(result.partitions, names), key=lambda pair: (-sum(pair[0].errors.values()), pair[0].label))
     head = "".join(f"<th>{html.escape(name)}</th>" for name in ERRORS)
     rows = "".join(
@@ -184,13 +217,12 @@ def render_index(result: DiffResult, names: list[str]) -> str:
         only = (f"<p>Not compared: {len(result.only_in_key)} document(s) only in the key "
                 f"({html.escape(', '.join(result.only_in_key[:20]))}), {len(result.only_in_response)} only in the "
                 f"response ({html.escape(', '.join(result.only_in_response[:20]))}).</p>")
-    body = (f"<header><h1>{len(result.partitions)} documents compared</h1></header><div style='padding:1em'>"
+    return (f"<header><h1>{len(result.partitions)} documents compared</h1></header><div style='padding:1em'>"
             f"<table><tr><th>document</th><th>errors</th>{head}</tr>{total_row}{rows}</table>{only}</div>")
-    return _page("diff", body)
 
 
 def write_pages(result: DiffResult, output: Path) -> list[Path]:
-    """One compared document and an ``.html`` output: that page. Otherwise a folder with a page per document and an
-    index sorted by errors."""
+    """An ``.html`` output: one self-contained page (several documents one after another below the index). Otherwise
+    a folder with a page per document and an index sorted by errors."""
     return write_page_files(result.partitions, [p.label for p in result.partitions], output, render_partition,
-                            lambda names: render_index(result, names))
+                            lambda names: render_index(result, names), lambda: render_partitions(result))

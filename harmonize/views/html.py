@@ -45,8 +45,28 @@ def _tint(index: int) -> str:
 
 def render_document(document: Document) -> str:
     """One document as a complete HTML page."""
-    entity_class = {id(e): f"e{i}" for i, e in enumerate(document.entities)}
-    rules = [f".e{i}{{color:{_colour(i)}}} .w.t{i}{{background:{_tint(i)}}}" for i in range(len(document.entities))]
+    body, rules = _document_body(document, "")
+    return _page(html.escape(document.id or "document"), body, rules)
+
+
+def render_documents(corpus: Corpus) -> str:
+    """Every document of ``corpus`` on one page, one after another, with the index (linking to each) at the top."""
+    anchors = [f"#d{number}" for number in range(len(corpus.documents))]
+    sections, rules = [], []
+    for number, document in enumerate(corpus.documents):
+        body, rule = _document_body(document, f"d{number}")
+        sections.append(f'<section id="d{number}">{body}</section>')
+        rules.append(rule)
+    return _page(f"{len(corpus.documents)} documents", _index_body(corpus, anchors) + "\n".join(sections),
+                 "\n".join(rules))
+
+
+def _document_body(document: Document, prefix: str) -> tuple[str, str]:
+    """A document's heading and text, and its CSS rules; class names start with ``prefix`` (several documents
+    share a page)."""
+    entity_class = {id(e): f"{prefix}e{i}" for i, e in enumerate(document.entities)}
+    rules = [f".{prefix}e{i}{{color:{_colour(i)}}} .w.{prefix}t{i}{{background:{_tint(i)}}}"
+             for i in range(len(document.entities))]
     opening: dict[int, list[str]] = {}
     closing: dict[int, list[str]] = {}
     innermost: dict[int, tuple[int, int]] = {}  # node -> (mention length, entity index) of its shortest mention
@@ -54,7 +74,7 @@ def render_document(document: Document) -> str:
         entity = mention.entity
         assert entity is not None
         css = entity_class[id(entity)]
-        index = int(css[1:])
+        index = int(css[len(prefix) + 1:])
         title = html.escape(_title(mention), quote=True)
         singleton = " sg" if len(entity.mentions) == 1 else ""
         parts = mention.parts()
@@ -74,21 +94,21 @@ def render_document(document: Document) -> str:
         gaps = display_gaps(sentence)
         words = []
         for node in sentence.nodes:
-            words.append("".join(opening.get(id(node), ())) + _word(node, innermost.get(id(node)))
+            words.append("".join(opening.get(id(node), ())) + _word(node, innermost.get(id(node)), prefix)
                          + "".join(closing.get(id(node), ())) + gaps.get(node, " "))
         sid = html.escape(sentence.id or str(sentence.index + 1))
         body.append(f'<p class="s"><span class="sid">{sid}</span>{"".join(words).rstrip()}</p>')
     title = html.escape(document.id or "document")
     summary = (f"{len(document.sentences)} sentences, {sum(len(s.nodes) for s in document.sentences)} nodes, "
                f"{len(document.entities)} entities, {sum(len(e.mentions) for e in document.entities)} mentions")
-    return _page(title, f"<h1>{title}</h1><p>{summary}</p>\n" + "\n".join(body), "\n".join(rules))
+    return f"<h1>{title}</h1><p>{summary}</p>\n" + "\n".join(body), "\n".join(rules)
 
 
-def _word(node: Node, innermost: tuple[int, int] | None) -> str:
+def _word(node: Node, innermost: tuple[int, int] | None, prefix: str = "") -> str:
     text = "∅" if node.is_empty else html.escape(node.form)
     classes = "w z" if node.is_empty else "w"
     if innermost is not None:
-        classes += f" in t{innermost[1]}"
+        classes += f" in {prefix}t{innermost[1]}"
     return f'<span class="{classes}">{text}</span>'
 
 
@@ -115,6 +135,11 @@ def _page(title: str, body: str, rules: str = "") -> str:
 def render_index(corpus: Corpus, names: list[str]) -> str:
     """The corpus page: a row per document, and for corpora whose documents share entities across documents
     (ECB+'s topics) an entity index listing every document each such entity occurs in."""
+    return _page("corpus", _index_body(corpus, names))
+
+
+def _index_body(corpus: Corpus, names: list[str]) -> str:
+    """The index's table, linking each document to ``names`` (page files, or anchors on one page)."""
     rows = "".join(
         f'<tr><td><a href="{html.escape(name)}">{html.escape(d.id or name)}</a></td><td>{len(d.sentences)}</td>'
         f"<td>{sum(len(s.nodes) for s in d.sentences)}</td><td>{len(d.entities)}</td>"
@@ -123,7 +148,7 @@ def render_index(corpus: Corpus, names: list[str]) -> str:
     )
     table = ("<table><tr><th>document</th><th>sentences</th><th>nodes</th><th>entities</th><th>mentions</th></tr>"
              f"{rows}</table>")
-    return _page("corpus", f"<h1>{len(corpus.documents)} documents</h1>{table}{_entity_index(corpus, names)}")
+    return f"<h1>{len(corpus.documents)} documents</h1>{table}{_entity_index(corpus, names)}"
 
 
 def _entity_index(corpus: Corpus, names: list[str]) -> str:
@@ -148,6 +173,7 @@ def _entity_index(corpus: Corpus, names: list[str]) -> str:
 
 
 def write_views(corpus: Corpus, output: Path) -> list[Path]:
-    """One document and an ``.html`` output: that page. Otherwise a folder: a page per document and index.html."""
+    """An ``.html`` output: one page (several documents one after another, the index at the top). Otherwise a
+    folder: a page per document and index.html."""
     return write_pages(corpus.documents, [d.id for d in corpus.documents], output, render_document,
-                       lambda names: render_index(corpus, names))
+                       lambda names: render_index(corpus, names), lambda: render_documents(corpus))
