@@ -15,6 +15,9 @@ In the model (mapped here, in one place):
   ``relation`` (binary relations of the type ``-I relation=`` (default ``Coreference``) link mentions into
   entities), or ``entity-label`` (LitBank: a second T line on the same span whose type names the entity,
   ``Sir_Walter_Elliot-0``; kept as the entity attribute ``label``); a mention in no entity is a singleton.
+* LitBank's mention types (``PROP_PER``: PROP, NOM or PRON and an ACE category) give the entity type as the
+  official CorefUD English-LitBank has it (:data:`LITBANK_TYPES`: PER person; FAC, GPE, LOC place; VEH object; ORG
+  organization); a mention whose category differs from its entity's first mention keeps its own as its type.
 * R lines that are not coreference (LitBank's ``cop`` and ``appos``) are kept as :class:`Bridge` links labelled with
   their type, from the Arg1 mention to the entity of the Arg2 mention.
 
@@ -45,6 +48,10 @@ LABEL = "label"
 META_ENCODING = "brat_coreference"
 META_TARGETS = "brat_relation_targets"
 _LABEL = re.compile(r".+-\d+\Z")  # LitBank's entity labels: the name and a number
+_LITBANK_MENTION_TYPE = re.compile(r"(?:PROP|NOM|PRON)_([A-Z]+)\Z")
+# LitBank's ACE categories as CorefUD 1.x's English-LitBank types them (checked against its dev file).
+LITBANK_TYPES = {"PER": "person", "FAC": "place", "GPE": "place", "LOC": "place", "VEH": "object",
+                 "ORG": "organization"}
 _SPAN = re.compile(r"(\d+) (\d+)\Z")
 
 EDGE_MOVED = "span edge inside a word moved out to the word's edge"
@@ -311,7 +318,14 @@ def _build(document: Document, pending: dict[str, tuple[list[Node], str]], group
             entity.attrs[LABEL] = escape_value(label)
         for identifier in sorted(group, key=lambda i: (pending[i][0][0].order, -len(pending[i][0]))):
             nodes, kind = pending[identifier]
-            mentions[identifier] = document.add_mention(entity, nodes, **{MENTION_TYPE: escape_value(kind)})
+            mention = document.add_mention(entity, nodes, **{MENTION_TYPE: escape_value(kind)})
+            mentions[identifier] = mention
+            category = _LITBANK_MENTION_TYPE.match(kind)
+            if category is not None and category[1] in LITBANK_TYPES:
+                if entity.type is None:
+                    entity.type = LITBANK_TYPES[category[1]]
+                elif entity.type != LITBANK_TYPES[category[1]]:
+                    mention.etype = LITBANK_TYPES[category[1]]
     return mentions
 
 

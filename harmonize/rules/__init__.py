@@ -47,6 +47,8 @@ _STEPS = [
     Rule("unique-ids", "entity ids an earlier document of the corpus used get the prefix dN. (N: the document's "
          "number): udvalidate refuses an id in two documents of a file; a topic's shared ids stay",
          corefud.unique_ids, across_documents=True),
+    Rule("remove-non-bridging", "bridges labelled cop or appos (LitBank's copula and apposition relations) are "
+         "dropped and counted: not bridging, and CorefUD's LitBank has none", _per_document(corefud.remove_non_bridging)),
     Rule("check", "count what udvalidate --coref refuses: same-span mentions of different entities, crossing "
          "mentions of one entity, mentions of one entity typed differently, entity types outside CorefUD's list",
          _per_document(corefud.check)),
@@ -71,7 +73,8 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in [
     Rule("ontogum", "GUM to the OntoNotes scheme: the OntoGUM paper's eight steps in its order", apply_ontogum,
          tuple(step.__name__.replace("_", "-") for step in ONTOGUM_STEPS)),
     _set("corefud", "the CorefUD release's harmonization", ("merge-same-span", "fix-interleaved", "move-heads",
-                                                             "standard-header", "unique-ids", "check")),
+                                                             "remove-non-bridging", "standard-header", "unique-ids",
+                                                             "check")),
     *_STEPS,
 ]}
 

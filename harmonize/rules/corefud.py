@@ -19,6 +19,9 @@ The reference implementations are udapi's blocks, and on the same file each step
   document of the corpus already used the prefix ``d<N>.`` (N: the document's number, from 1), because udvalidate
   refuses an entity id in two documents of a file and a corpus is written as one file. Documents of one topic keep
   their shared ids: there they are cross-document entities (ECB+), and the count says so.
+* :func:`remove_non_bridging` drops bridges labelled ``cop`` or ``appos`` (LitBank's copula and apposition
+  relations, which the brat reader keeps as labelled bridges): they are not bridging, and CorefUD's English-LitBank
+  has none; each is counted.
 * :func:`check` counts what ``udvalidate --coref`` refuses and the steps leave (same-span mentions of different
   entities, crossing mentions of one entity, mentions of one entity with different types, entity types outside
   CorefUD's list).
@@ -207,6 +210,16 @@ def heads_only(document: Document, report: Report) -> None:
                 _changes(report, "heads-only", document.remove_mention(mention))
             else:
                 seen[id(head)] = mention
+
+
+NON_BRIDGING = ("cop", "appos")  # relation labels that are no bridging (LitBank's copula and apposition)
+
+
+def remove_non_bridging(document: Document, report: Report) -> None:
+    for bridge in [b for b in document.bridges if b.label in NON_BRIDGING]:
+        report.add(f"remove-non-bridging: {bridge.label} relation dropped (not bridging; CorefUD's LitBank has none)",
+                   f"{_where(document, bridge.anaphor)} -> {bridge.antecedent.id}")
+        document.bridges.remove(bridge)
 
 
 def remove_singletons(document: Document, report: Report) -> None:

@@ -48,6 +48,12 @@ def _key(document: Document) -> tuple[str | None, int]:
     return pairing_key(document.id)
 
 
+def _label(document: Document) -> str:
+    """How messages name a document: its name alone where it is part 0."""
+    name, part = _key(document)
+    return str(name) if part == 0 else str(document.id)
+
+
 def compare_corpora(ours: Corpus, reference: Corpus) -> Comparison:
     by_key = {_key(d): d for d in reference.documents}
     pairs = [(d, by_key[_key(d)]) for d in ours.documents if _key(d) in by_key]
@@ -61,11 +67,11 @@ def compare_corpora(ours: Corpus, reference: Corpus) -> Comparison:
         a, b = _forms(mine), _forms(theirs)
         same[str(mine.id)] = a == b
         if len(a) != len(b):
-            raise HarmonizeError(f"{_key(mine)}: {len(a)} tokens here and {len(b)} in the reference; "
+            raise HarmonizeError(f"{_label(mine)}: {len(a)} tokens here and {len(b)} in the reference; "
                                  "mentions cannot be compared by position")
         if a != b:
             at = next(i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y)
-            comparison.token_differences.append(f"{_key(mine)}: token {at + 1} is {a[at]!r} here and {b[at]!r} in "
+            comparison.token_differences.append(f"{_label(mine)}: token {at + 1} is {a[at]!r} here and {b[at]!r} in "
                                                 f"the reference ({len(a)} and {len(b)} tokens)")
     groups: dict[str, list[tuple[Document, Document]]] = {}
     for mine, theirs in pairs:
