@@ -109,6 +109,9 @@ def move_heads(document: Document, report: Report) -> None:
 
 
 STANDARD_FIRST = ("eid", "etype", "head")  # udvalidate: these first, in this order, then "other" where present
+# The field order the CorefUD release gives corpora whose own fields it keeps (English-GUM, CorefUD 1.x: GUM's
+# header without its salience, which goes into other); a document with the fields of one gets it.
+COREFUD_LAYOUTS = (("eid", "etype", "head", "other", "infstat", "centering", "minspan", "link", "identity"),)
 
 
 def standard_header(document: Document, report: Report) -> None:
@@ -121,8 +124,13 @@ def standard_header(document: Document, report: Report) -> None:
         while not new or new in renamed.values():  # a name of no letters, or one taken: made unique
             new += "x"
         renamed[name] = new
-    rest = [new for new in renamed.values() if new not in (*STANDARD_FIRST, "other")]
-    fields = (*STANDARD_FIRST, *(["other"] if "other" in renamed.values() else []), *rest)
+    layout = next((fields for fields in COREFUD_LAYOUTS if set(fields) - {"other"} <= {"eid", "etype", "head",
+                                                                                  *renamed.values()}), None)
+    if layout is not None:
+        fields, into_other = layout, [new for new in renamed.values() if new not in layout]
+    else:
+        rest = [new for new in renamed.values() if new not in (*STANDARD_FIRST, "other")]
+        fields, into_other = (*STANDARD_FIRST, *(["other"] if "other" in renamed.values() else []), *rest), []
     if fields == document.entity_fields:
         return
     for old, new in renamed.items():
@@ -131,16 +139,40 @@ def standard_header(document: Document, report: Report) -> None:
                 _rename_key(entity.attrs, old, new)
                 for mention in entity.mentions:
                     _rename_key(mention.attrs, old, new)
+    for name in into_other:
+        for mention in document.mentions:
+            _into_other(mention.attrs, name)
+        for entity in document.entities:
+            _into_other(entity.attrs, name)
     report.add("corefud standard-header: global.Entity declared as udvalidate parses it",
                f"{document.id}: {'-'.join(document.entity_fields)} -> {'-'.join(fields)}")
+    if into_other:
+        report.add("corefud standard-header: a field outside CorefUD's layout for the corpus moved into other as "
+                   "NAME:VALUE", f"{document.id}: {', '.join(into_other)}")
     document.entity_fields = fields
+
+
+def _into_other(attrs: dict[str, str], name: str) -> None:
+    """Move the field ``name`` into ``other`` as ``name:value`` (udapi's OtherDualDict: pairs joined by commas)."""
+    value = attrs.pop(name, None)
+    if value in (None, "", "_"):
+        return
+    attrs["other"] = ",".join(filter(None, (attrs.get("other", ""), f"{name}:{value}")))
 
 
 def unique_ids(corpus: Corpus, report: Report) -> None:
     used: set[str] = set()
+    highest = 0  # of the e<number> ids used so far
     topics: dict[str, set[str]] = {}  # topic -> ids its documents use (shared on purpose)
     for number, document in enumerate(corpus.documents, 1):
+        if document.topic is None and document.entities and all(str(e.id).isdigit() for e in document.entities):
+            # GUM numbers entities 1, 2 ... per document: CorefUD's style is e<number>, unique in the file
+            for entity in document.entities:
+                entity.id = f"e{int(entity.id) + highest}"
+            report.add("corefud unique-ids: numeric entity ids written e<number>, numbers continuing over the "
+                       "file's documents", f"{document.id}: e{highest + 1}...")
         ids = {str(e.id) for e in document.entities}
+        highest = max([highest, *(int(i[1:]) for i in ids if re.fullmatch(r"e\d+", i))])
         shared_in_topic = ids & topics.get(str(document.topic), set()) if document.topic is not None else set()
         if shared_in_topic:
             report.add("corefud unique-ids: entity ids shared across the documents of a topic kept (cross-document "
