@@ -2,10 +2,11 @@
 
 Matching is one-to-one and follows the CorefUD scorer's conventions:
 
-1. Zeros (mentions headed by an empty node), with the default ``dependent`` method and partial or head
-   matching, are first aligned with each other, within a sentence, by their head's enhanced dependencies: 10 x
-   F1 of the (parent, deprel) sets plus F1 of the parent sets; an optimal assignment keeps pairs that score
-   above 0. With ``linear`` they are matched by position like any other mention.
+1. Zeros (mentions headed by an empty node, in exact matching too: a mention "[∅ word]" headed by its empty node
+   is a zero), with the default ``dependent`` method and in every matching mode, are first aligned with each
+   other, within a sentence, by their head's enhanced dependencies: 10 x F1 of the (parent, deprel) sets plus F1
+   of the parent sets; an optimal assignment keeps pairs that score above 0. With ``linear`` they are matched by
+   position like any other mention.
 2. Remaining mentions with the same nodes match (``head`` mode: the same nodes and the same head).
 3. ``partial`` (CorefUD's primary setting): a remaining response mention can match a remaining key mention if
    it lies within the key mention and contains the key head; ``head`` (CRAC 2022): if it has the key's head.
@@ -94,10 +95,13 @@ def document_spans(
     return [c for c in clusters.values() if len(c) > 1 or (singletons and c)], duplicates
 
 
-def entity_spans(document: Document, heads: bool, prefix: tuple = ()) -> tuple[dict[str, list[Span]], int]:
+def entity_spans(document: Document, heads: bool, prefix: tuple = (), by_head: bool = False
+                 ) -> tuple[dict[str, list[Span]], int]:
     """Entity id -> its mentions as Spans (duplicates dropped and counted), singletons included. Node keys start
-    with ``prefix`` (the document's index when several documents form one partition)."""
-    seen: set[frozenset[NodeKey]] = set()
+    with ``prefix`` (the document's index when several documents form one partition). A duplicate has the nodes of
+    an earlier mention, and with ``by_head`` (head matching, where the reference tells mentions apart by their
+    heads too) its head as well."""
+    seen: set[tuple] = set()
     clusters: dict[str, list[Span]] = {}
     duplicates = 0
     for entity in document.entities:
@@ -106,15 +110,19 @@ def entity_spans(document: Document, heads: bool, prefix: tuple = ()) -> tuple[d
             words = mention.words
             index = (*prefix, words[0].sentence.index)  # type: ignore[union-attr]  # one sentence per mention
             nodes = frozenset([(*index, w.id) for w in words])
-            if nodes in seen:
+            # Exact matching needs no head, nor an order of spans, but for a mention with an empty node: one headed
+            # by its empty node is a zero, aligned as zeros are (the reference does so in exact matching too).
+            needs_head = heads or any(w.is_empty for w in words)
+            head = tree_head(mention) if needs_head or by_head else None
+            identity = (nodes, head if by_head else None)
+            if identity in seen:
                 duplicates += 1
                 continue
-            seen.add(nodes)
+            seen.add(identity)
             order = (*prefix, *mention.words[0].order)
-            if not heads:  # exact matching: no head, and the order of spans does not matter
+            if not needs_head:
                 cluster.append(Span(nodes, order, None))
                 continue
-            head = tree_head(mention)
             ordered = sorted(nodes, key=_node_sort)
             cluster.append(Span(
                 nodes, order, (*prefix, *node_key(head)) if head is not None else None,
@@ -135,7 +143,7 @@ def match(
     key_spans = sorted((s for c in key for s in c), key=lambda s: s.sort_key)
     response_spans = sorted((s for c in response for s in c), key=lambda s: s.sort_key)
     matched: dict[Span, Span] = {}
-    if zeros == "dependent" and mode != "exact":
+    if zeros == "dependent":  # in every mode, exact included, as the CorefUD scorer aligns zeros
         matched.update(_assign([s for s in key_spans if s.is_zero], [s for s in response_spans if s.is_zero],
                                _zero_similarity))
     taken: set[int] = {id(k) for k in matched.values()}

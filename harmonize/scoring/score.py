@@ -86,7 +86,7 @@ def scored_documents(corpus: Corpus, mode: str = "exact", forms: bool = True) ->
     for document in corpus.documents:
         words = [(s.index, n.id, n.form if forms else "") for s in document.sentences for n in s.nodes
                  if "." not in n.id]
-        entities, duplicates = entity_spans(document, mode != "exact")
+        entities, duplicates = entity_spans(document, mode != "exact", by_head=mode == "head")
         relations = [(whole.id, [part.id for part in parts]) for whole, parts in document.inclusions().items()]
         result.append(ScoredDocument(document.id, document.topic, words, entities, relations, duplicates,
                                      document.subtopic))
