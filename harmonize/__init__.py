@@ -20,18 +20,19 @@ __version__ = "0.1.0"
 
 def read(path: str | Path, format: str = "corefud", lenient: bool = False, report: Report | None = None,
          **options: str) -> Corpus:
-    """Read one file (or a format's folder: a TEI document, an MMAX2 project) in ``format`` into a :class:`Corpus`.
+    """Read one file (or a format's folder: a TEI document, an MMAX2 project) in ``format`` into a `Corpus`.
 
     ``options`` are the reader's (``harmonize formats`` lists them), e.g. ``zeros="verb"`` for TEI. ``lenient``
-    drops broken annotation instead of raising :class:`FormatError`. What was dropped or changed is in
+    drops broken annotation instead of raising `FormatError`. What was dropped or changed is in
     ``corpus.report`` (the ``report`` given, if any); where that is not empty and no ``report`` was given, one
-    :class:`LossWarning` says so.
+    `LossWarning` says so.
 
-    >>> from importlib import resources
-    >>> import harmonize
-    >>> corpus = harmonize.read(resources.files("harmonize") / "samples" / "sample.conllu")
-    >>> len(corpus.documents), corpus.report.counts
-    (2, Counter())
+    Examples:
+        >>> from importlib import resources
+        >>> import harmonize
+        >>> corpus = harmonize.read(resources.files("harmonize") / "samples" / "sample.conllu")
+        >>> len(corpus.documents), corpus.report.counts
+        (2, Counter())
     """
     fmt = get_format(format, "read")
     checked = fmt.read_options([f"{key}={value}" for key, value in options.items()])
@@ -46,7 +47,7 @@ def write(corpus: Corpus, path: str | Path, format: str = "corefud", report: Rep
     """Write ``corpus`` to one file (a folder for formats written a document per file) in ``format``, atomically.
 
     ``options`` are the writer's (``harmonize formats``). Returns the report of what the format could not hold
-    (the ``report`` given, if any); where it is not empty and no ``report`` was given, one :class:`LossWarning`
+    (the ``report`` given, if any); where it is not empty and no ``report`` was given, one `LossWarning`
     gives the counts, e.g. CoNLL-2012 has no place for heads, bridges or entity types.
     """
     fmt = get_format(format, "write")
@@ -66,7 +67,7 @@ def _warn_losses(report: Report, what: str) -> None:
 
 def parse(corpus: Corpus, engine: str, overwrite: bool = False, report: Report | None = None) -> Report:
     """Give the documents of ``corpus`` that lack trees UD trees with ``engine`` (``udpipe:MODEL``,
-    ``stanza[:LANG]``; see :mod:`harmonize.parsing`), filling only the columns their source left empty unless
+    ``stanza[:LANG]``; see `harmonize.parsing`), filling only the columns their source left empty unless
     ``overwrite``, then give mentions heads; returns the report (documents parsed, heads per source)."""
     from harmonize.parsing.trees import parse_corpus
 
@@ -77,8 +78,8 @@ def parse(corpus: Corpus, engine: str, overwrite: bool = False, report: Report |
 
 def score(key: str | Path, response: str | Path, format: str = "corefud", **options: Any) -> CorpusScore:
     """Score a response file against a key file, as ``harmonize score`` does; ``options`` are those of
-    :func:`harmonize.scoring.score.score_files` (metrics, singletons, mode, cross_document, ...). Returns a
-    :class:`~harmonize.scoring.score.CorpusScore`."""
+    `harmonize.scoring.score.score_files` (metrics, singletons, mode, cross_document, ...). Returns a
+    `CorpusScore`."""
     from harmonize.scoring.score import score_files
 
     return score_files(key, response, format, **options)
@@ -86,9 +87,9 @@ def score(key: str | Path, response: str | Path, format: str = "corefud", **opti
 
 def diff(key: str | Path, response: str | Path, format: str = "corefud", **options: Any) -> DiffResult:
     """Where a response differs from a key, as ``harmonize diff`` finds it (Kummerfeld & Klein's operations and
-    error types, what each costs); ``options`` are those of :func:`harmonize.error_analysis.analysis.diff`
+    error types, what each costs); ``options`` are those of `harmonize.error_analysis.analysis.diff`
     (key_format, response_format, matching, singletons, cross_document, ...). Returns a
-    :class:`~harmonize.error_analysis.analysis.DiffResult`."""
+    `DiffResult`."""
     from harmonize.error_analysis.analysis import diff as analyse
 
     return analyse(key, response, format, **options)
@@ -96,7 +97,7 @@ def diff(key: str | Path, response: str | Path, format: str = "corefud", **optio
 
 def __getattr__(name: str) -> Any:
     """``harmonize.build``, imported on first use: the package ``harmonize/build/``, which can be called as
-    ``harmonize.build(recipe, output, ...)`` (see :func:`harmonize.build.build`)."""
+    ``harmonize.build(recipe, output, ...)`` (see `harmonize.build.build`)."""
     if name == "build":
         import harmonize.build
 

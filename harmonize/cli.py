@@ -41,6 +41,20 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from harmonize import __version__
+
+        typer.echo(f"harmonize {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True, help="Print harmonize's version and exit.")] = False) -> None:
+    """Bring coreference corpora into one model and back out again."""
+
+
 def _examples(*commands: str) -> str:
     """A command's --help epilog: real commands, one a line, kept as written (click's \\b: no rewrapping)."""
     return "Examples:\n\n\b\n" + "\n".join(f"  {command}" for command in commands)

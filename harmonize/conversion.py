@@ -5,7 +5,7 @@
     result.total.counts  # what was dropped or changed, per reason
 
 Between reading and writing, documents without trees may be parsed (``parse="udpipe:MODEL"``, which also gives
-mentions heads; see :mod:`harmonize.parsing`), then scheme rules apply (see :class:`Steps`).
+mentions heads; see `harmonize.parsing`), then scheme rules apply (see `Steps`).
 
 Files are converted on every core, one file per worker. A single large CorefUD file converted to CorefUD is cut
 into runs of whole documents that are converted on every core and joined again, with exactly the bytes a
@@ -114,7 +114,7 @@ def convert(
     left empty unless ``parse_overwrite``.
 
     The result's ``.report`` (and ``.reports``, per input) says what was dropped or changed; where it is not
-    empty, one :class:`~harmonize.errors.LossWarning` gives the counts too, unless ``warn_losses`` is False (the
+    empty, one `LossWarning` gives the counts too, unless ``warn_losses`` is False (the
     command line prints the report instead)."""
     result = _convert(inputs, source, target, output, lenient, rules, options, read_options, jobs, sample, progress,
                       parse, parse_overwrite)

@@ -1,7 +1,7 @@
 """Errors and loss reports shared by every reader, writer and rule.
 
-A reader either raises :class:`FormatError` (strict mode, the default) or, in lenient mode, drops the broken
-annotation and records it in a :class:`Report`. Either way nothing is lost silently.
+A reader either raises `FormatError` (strict mode, the default) or, in lenient mode, drops the broken
+annotation and records it in a `Report`. Either way nothing is lost silently.
 """
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ class ModelError(HarmonizeError):
 
 
 class LossWarning(UserWarning):
-    """Warned by :func:`harmonize.read`, :func:`harmonize.write` and :func:`harmonize.convert` when they dropped or
+    """Warned by `harmonize.read`, `harmonize.write` and `harmonize.convert` when they dropped or
     changed something and the caller passed no report to receive it. Filter it, or make it an error, with the
-    :mod:`warnings` module: ``warnings.simplefilter("error", harmonize.LossWarning)``."""
+    `warnings` module: ``warnings.simplefilter("error", harmonize.LossWarning)``."""
 
 
 @dataclass
@@ -53,10 +53,11 @@ class Report:
     """What a reader, writer or rule dropped or changed: counts per reason and a few examples of each; and the
     files the readers opened (``inputs``, in the order opened), which builds use as their cache key.
 
-    >>> report = Report()
-    >>> report.add("heads not written", "doc1", 3)
-    >>> report.counts["heads not written"], report.summary()
-    (3, '3 heads not written')
+    Examples:
+        >>> report = Report()
+        >>> report.add("heads not written", "doc1", 3)
+        >>> report.counts["heads not written"], report.summary()
+        (3, '3 heads not written')
     """
 
     counts: Counter[str] = field(default_factory=Counter)
@@ -97,7 +98,7 @@ class Report:
 class Problems:
     """The strict/lenient switch a reader consults at each broken annotation.
 
-    Strict: raise :class:`FormatError` at once. Lenient: record the problem in the report and let the reader drop
+    Strict: raise `FormatError` at once. Lenient: record the problem in the report and let the reader drop
     what is broken.
     """
 

@@ -126,7 +126,7 @@ def safe_file_names(ids: Sequence[str | None], fallback: str = "document", reser
 
 def document_file_names(ids: Sequence[str | None], report: Report | None, fallback: str = "document",
                         reserved: Sequence[str] = ()) -> list[str]:
-    """:func:`safe_file_names`, with every id that did not become its own name counted in ``report``."""
+    """`safe_file_names`, with every id that did not become its own name counted in ``report``."""
     names = safe_file_names(ids, fallback, reserved)
     if report is not None:
         for document_id, name in zip(ids, names):

@@ -56,7 +56,7 @@ def input_listing(corpus: CorpusRecipe) -> list[str]:
     """The inputs the corpus' reader takes from the recipe's inputs (a folder: the files or document folders the
     format finds in it), as the recipe names them: a file added to or removed from an input folder changes it.
     What those inputs lead the reader to open (brat's text, MMAX2's levels, GUM's trees) is checked by content
-    against the cache entry instead (:func:`opened_files`), since only reading tells which files those are."""
+    against the cache entry instead (`opened_files`), since only reading tells which files those are."""
     from harmonize.conversion import input_files
     from harmonize.converters import get_format
 
@@ -250,7 +250,7 @@ def _run_ray(arguments: list[tuple], task: Callable, address: str | None, gpus: 
 
 class _CallableModule(types.ModuleType):
     """``harmonize.build`` is this package and, as the issue's Python API has it, a call: ``harmonize.build(recipe,
-    output, ...)`` is :func:`build` (a function of that name in ``harmonize`` would be replaced by the package the
+    output, ...)`` is `build` (a function of that name in ``harmonize`` would be replaced by the package the
     first time it is imported)."""
 
     def __call__(self, recipe: str | Path, output: str | Path, **options: Any) -> BuildResult:

@@ -1,6 +1,6 @@
 """A collection's recipe: TOML, checked key by key before anything is built.
 
-Every problem is one :class:`RecipeError` naming the recipe file, the line and the key (``corpus[2].from``);
+Every problem is one `RecipeError` naming the recipe file, the line and the key (``corpus[2].from``);
 paths are relative to the recipe's folder. See the README's "Collections" section for every key.
 """
 
@@ -102,7 +102,7 @@ class _Lines:
 
 
 def load_recipe(path: str | Path) -> Recipe:
-    """Read and check a recipe; every problem is a :class:`RecipeError`."""
+    """Read and check a recipe; every problem is a `RecipeError`."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")

@@ -1,5 +1,5 @@
-"""The work of a build: one task per corpus (:func:`build_corpus`, run in a worker), then the release's top files
-(:func:`finish_release`). Tasks return summaries (plain data) and leave a cache entry behind them."""
+"""The work of a build: one task per corpus (`build_corpus`, run in a worker), then the release's top files
+(`finish_release`). Tasks return summaries (plain data) and leave a cache entry behind them."""
 
 from __future__ import annotations
 

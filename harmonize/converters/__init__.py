@@ -1,4 +1,4 @@
-"""Readers and writers, one module per format, all looked up through :mod:`harmonize.converters.registry`."""
+"""Readers and writers, one module per format, all looked up through `harmonize.converters.registry`."""
 
 from importlib import import_module
 from types import ModuleType

@@ -7,7 +7,7 @@
 In the model (mapped here, in one place):
 
 * words: the ``.txt``'s white-space separated tokens, one sentence per line (``-I tokens=whitespace``, the default:
-  LitBank's pretokenized texts), the sentences and words of :mod:`harmonize.converters.text`'s splitter
+  LitBank's pretokenized texts), the sentences and words of `harmonize.converters.text`'s splitter
   (``-I tokens=rules``), or of a UDPipe model's tokenizer (``-I tokens=parser -I tokenizer=udpipe:MODEL``); spacing kept, so the ``.txt`` is rebuilt exactly. A T span edge inside a word is moved
   out to the word's edge (counted).
 * mentions: every T line, its type in the mention attribute ``mtype``; coreference, in one of the encodings brat
@@ -16,9 +16,9 @@ In the model (mapped here, in one place):
   entities), or ``entity-label`` (LitBank: a second T line on the same span whose type names the entity,
   ``Sir_Walter_Elliot-0``; kept as the entity attribute ``label``); a mention in no entity is a singleton.
 * LitBank's mention types (``PROP_PER``: PROP, NOM or PRON and an ACE category) give the entity type as the
-  official CorefUD English-LitBank has it (:data:`LITBANK_TYPES`: PER person; FAC, GPE, LOC place; VEH object; ORG
+  official CorefUD English-LitBank has it (`LITBANK_TYPES`: PER person; FAC, GPE, LOC place; VEH object; ORG
   organization); a mention whose category differs from its entity's first mention keeps its own as its type.
-* R lines that are not coreference (LitBank's ``cop`` and ``appos``) are kept as :class:`Bridge` links labelled with
+* R lines that are not coreference (LitBank's ``cop`` and ``appos``) are kept as `Bridge` links labelled with
   their type, from the Arg1 mention to the entity of the Arg2 mention.
 
 Writing gives ``NAME.txt`` (the document's text, one sentence per line where it was read so) and ``NAME.ann`` with a

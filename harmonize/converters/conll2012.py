@@ -16,7 +16,7 @@ together (``(1)|(2``, ``(1(2)``). Two variants are read and written back as such
 bare on the tokens inside a mention (``(12``, ``12``, ``12)``); GUM's labels carry the entity type and identity
 (``(person-4-Emperor_Norton``, closed by ``person-4-Emperor_Norton)``).
 
-In the model: each block is one :class:`Document` with id ``NAME`` or, with a part, ``NAME/part NNN`` (as the
+In the model: each block is one `Document` with id ``NAME`` or, with a part, ``NAME/part NNN`` (as the
 reference scorer counts them; an empty or ``__`` name is replaced by the file's stem) and the genre taken from the id
 ("bc/..." -> bc, "GUM_bio_..." -> bio). Word -> ``Node.form``, POS -> ``Node.xpos``, speaker -> ``Sentence.speaker``
 (where one speaker says the whole sentence; otherwise it stays in the line and the difference is reported), GUM
@@ -27,7 +27,7 @@ What is format only (the other columns, spacing, cell order, blank and comment l
 Writing: a document read from CoNLL-2012 comes back in its own layout, byte for byte where nothing was edited:
 each line keeps its columns and spacing (space-aligned cells keep their right edge), and only the coreference cell
 is written from the model, with word, POS and speaker columns following edits. Other documents, or all of them
-when ``layout`` is given, are written in one of :data:`LAYOUTS`:
+when ``layout`` is given, are written in one of `LAYOUTS`:
 
 * ``ontonotes``: 12 tab-separated columns (id, part, index per sentence, word, POS or ``-``, ``*``, ``-``, ``-``,
   ``-``, speaker or ``-``, ``*``, coreference), numeric ids, ``-`` for no mention;
@@ -39,7 +39,7 @@ when ``layout`` is given, are written in one of :data:`LAYOUTS`:
 
 Entity ids become numbers as the format needs: kept where they already are numbers, their digits where those tell
 the entities apart ("e12" -> 12), otherwise 0, 1, ... in order of first mention. What CoNLL-2012 cannot hold is
-reported with counts: empty nodes and discontinuous mentions (:mod:`harmonize.converters.spans`), crossing
+reported with counts: empty nodes and discontinuous mentions (`harmonize.converters.spans`), crossing
 mentions of one entity (they read back as other spans), heads, link types, other mention and entity fields, entity
 types (except in GUM labels), bridging, split antecedents, CoNLL-U columns other than word and POS.
 """
@@ -410,8 +410,8 @@ def format_conll2012(
     corpus: Corpus, report: Report | None = None, layout: str | None = None, discontinuous: str = "drop"
 ) -> str:
     """The corpus as CoNLL-2012 text: documents read from CoNLL-2012 in their own layout unless ``layout`` (one of
-    :data:`LAYOUTS`) is given, the others in ``layout`` or "ontonotes"; ``discontinuous`` is the policy of
-    :func:`harmonize.converters.spans.contiguous_spans`."""
+    `LAYOUTS`) is given, the others in ``layout`` or "ontonotes"; ``discontinuous`` is the policy of
+    `harmonize.converters.spans.contiguous_spans`."""
     if layout is not None and layout not in LAYOUTS:
         raise ValueError(f"unknown CoNLL-2012 layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
     report = report if report is not None else Report()

@@ -12,7 +12,7 @@ Coreference lives in MISC (CorefUD 1.x):
 * ``Bridge=e3<e5:part`` on the first node of a mention of ``e5``: that mention bridges to entity ``e3``.
 * ``SplitAnte=e1<e3,e2<e3`` on the first node of a mention of ``e3``: entity ``e3`` is split into e1 + e2.
 
-Field mapping to the model: the eid field (``eid``, ``GRP``) names the :class:`Entity`; ``etype``/``entity`` is
+Field mapping to the model: the eid field (``eid``, ``GRP``) names the `Entity`; ``etype``/``entity`` is
 ``Entity.type`` (a mention typed otherwise than its entity's first mention keeps its own as ``Mention.etype``, as
 GUM has it) and ``identity`` an entity attribute (entity-level, so conflicting values are an error);
 ``head`` is the 1-based index of ``Mention.head`` among the mention's nodes; ``link`` is ``Mention.link``; every
@@ -82,7 +82,7 @@ def escape_value(text: str) -> str:
 
 
 def unescape_value(value: str) -> str:
-    """The free text of a CorefUD field value (inverse of :func:`escape_value`)."""
+    """The free text of a CorefUD field value (inverse of `escape_value`)."""
     return _ESCAPE.sub(lambda match: chr(int(match.group(1), 16)), value) if "%" in value else value
 
 
@@ -94,7 +94,7 @@ def unescape_value(value: str) -> str:
 def read_corefud(
     path: str | Path, lenient: bool = False, report: Report | None = None, coreference: bool = True
 ) -> Corpus:
-    """Read a CorefUD CoNLL-U file into a :class:`Corpus` (one :class:`Document` per ``# newdoc``)."""
+    """Read a CorefUD CoNLL-U file into a `Corpus` (one `Document` per ``# newdoc``)."""
     return parse_corefud(read_text(path), str(path), lenient, report, coreference)
 
 

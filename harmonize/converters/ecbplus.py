@@ -102,7 +102,7 @@ def family(tag: str) -> str | None:
 
 def read_ecbplus(path: str | Path, lenient: bool = False, report: Report | None = None,
                  cross_sentence: str = "first-part", sentences: str = "all", sentences_csv: str = "") -> Corpus:
-    """Read an ECB+ document, a topic folder or the whole release into one :class:`Corpus`."""
+    """Read an ECB+ document, a topic folder or the whole release into one `Corpus`."""
     check_choice("cross_sentence", cross_sentence, CROSS_SENTENCE_POLICIES)
     check_choice("sentences", sentences, ECBPLUS_SENTENCES)
     report = report if report is not None else Report()

@@ -13,13 +13,13 @@ span 3.
 
 In the model:
 
-* each span is a :class:`Mention`; ``entity`` is the entity type, ``identity`` (Wikipedia) an entity
+* each span is a `Mention`; ``entity`` is the entity type, ``identity`` (Wikipedia) an entity
   attribute, ``infstat``, ``salience``, ``centering`` mention attributes (``attrs``);
 * entities are the chains of links other than bridging (coref, ana, cata, appos, pred, disc), numbered "1",
   "2", ... in order of first mention; ``Mention.link`` is the type of the link into the mention (a chain's
   first mention: the type of its link onward, as GUM's CorefUD has it; singletons: None);
-* ``bridge:def`` and ``bridge:other`` are :class:`Bridge` (label ``def``/``other``) from the target mention to the
-  source's entity; ``bridge:aggr`` makes the target's entity a :class:`SplitAntecedent` of the sources' entities,
+* ``bridge:def`` and ``bridge:other`` are `Bridge` (label ``def``/``other``) from the target mention to the
+  source's entity; ``bridge:aggr`` makes the target's entity a `SplitAntecedent` of the sources' entities,
   as GUM's own CorefUD release does.
 
 A mention typed otherwise than its chain's first mention keeps its own type (``Mention.etype``), as GUM's own

@@ -18,7 +18,7 @@ sentences and clusters. SpanBERT-style coref needs its subword preprocessing run
 own conversion script.
 
 The model keeps more than this format can: empty nodes and discontinuous mentions follow the named policy of
-:mod:`harmonize.converters.spans` (``drop`` or ``head-part``), and everything else that is not written (entity
+`harmonize.converters.spans` (``drop`` or ``head-part``), and everything else that is not written (entity
 ids and types, heads, links, bridging, split antecedents, CoNLL-U columns) is counted in the report, as are
 singletons when ``singletons="drop"``.
 
@@ -127,7 +127,7 @@ def write_jsonlines(
 def format_jsonlines(
     corpus: Corpus, report: Report | None = None, discontinuous: str = "drop", singletons: str = "keep"
 ) -> str:
-    """One line per document; ``discontinuous``: see :mod:`harmonize.converters.spans`; ``singletons``: "keep" or
+    """One line per document; ``discontinuous``: see `harmonize.converters.spans`; ``singletons``: "keep" or
     "drop" (many OntoNotes-trained systems expect none)."""
     if singletons not in ("keep", "drop"):
         raise ValueError(f"singletons must be 'keep' or 'drop', not {singletons!r}")

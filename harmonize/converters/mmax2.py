@@ -69,7 +69,7 @@ def project_files(path: Path) -> list[Path]:
 
 def read_mmax2(path: str | Path, lenient: bool = False, report: Report | None = None, levels: str = "",
                cross_sentence: str = "first-part", empty: str = "keep") -> Corpus:
-    """Read one ``.mmax`` project, or every project under a folder, into a :class:`Corpus`."""
+    """Read one ``.mmax`` project, or every project under a folder, into a `Corpus`."""
     check_choice("cross_sentence", cross_sentence, CROSS_SENTENCE_POLICIES)
     check_choice("empty", empty, MMAX2_EMPTY)
     report = report if report is not None else Report()
@@ -430,7 +430,7 @@ def other_value(attributes: dict[str, str]) -> str:
 
 
 def other_attributes(value: str) -> dict[str, str]:
-    """The attributes of an ``other`` field (inverse of :func:`other_value`); items without ``:`` are skipped."""
+    """The attributes of an ``other`` field (inverse of `other_value`); items without ``:`` are skipped."""
     result = {}
     for item in value.split(","):
         key, sep, text = item.partition(":")

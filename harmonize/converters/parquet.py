@@ -119,7 +119,7 @@ def write_parquet(corpus: Corpus, folder: str | Path, report: Report | None = No
 
 
 def read_parquet(folder: str | Path, lenient: bool = False, report: Report | None = None) -> Corpus:
-    """Read a folder written by :func:`write_parquet` back into the model."""
+    """Read a folder written by `write_parquet` back into the model."""
     folder = Path(folder)
     report = report if report is not None else Report()
     missing = [name for name in TABLES if not (folder / f"{name}.parquet").exists()]

@@ -1,6 +1,6 @@
 """The one registry of formats: a name, what it is, how to read it and how to write it.
 
-Each format is one module in ``harmonize/converters/`` plus one :func:`register` call in
+Each format is one module in ``harmonize/converters/`` plus one `register` call in
 ``harmonize/converters/__init__.py``.
 """
 
@@ -109,6 +109,8 @@ def register(fmt: Format) -> Format:
 
 
 def formats() -> list[Format]:
+    """Every registered format, by name: what ``harmonize formats`` lists (name, summary, reader and writer, their
+    options)."""
     return sorted(_FORMATS.values(), key=lambda f: f.name)
 
 

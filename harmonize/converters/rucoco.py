@@ -19,7 +19,7 @@ Model mapping:
 * A mention over a sentence break joins the sentences it spans into one (counted), as CorefUD mentions lie in one
   sentence.
 * Every character stays: ``SpaceAfter=No``, UD's ``SpacesAfter`` (newlines) and ``SpacesBefore`` (whitespace
-  before the first token) in MISC, so the writer rebuilds the text exactly (:mod:`harmonize.converters.surface`).
+  before the first token) in MISC, so the writer rebuilds the text exactly (`harmonize.converters.surface`).
   ``# text`` is the sentence's text with its newline runs as one space (a comment line holds no newline).
 * Entities keep their order as ``e1``, ``e2``...; ``includes``: an entity with two or more parts gets a split
   antecedent (CorefUD ``SplitAnte``), one with a single part a bridge labelled ``includes`` to it (SplitAnte needs
@@ -77,7 +77,7 @@ def json_files(path: Path) -> list[Path]:
 
 def read_rucoco(path: str | Path, lenient: bool = False, report: Report | None = None,
                 alignment: str = "split") -> Corpus:
-    """Read one RuCoCo ``.json`` file, or every one under a folder, into a :class:`Corpus`."""
+    """Read one RuCoCo ``.json`` file, or every one under a folder, into a `Corpus`."""
     check_choice("alignment", alignment, RUCOCO_ALIGNMENTS)
     report = report if report is not None else Report()
     root = Path(path)

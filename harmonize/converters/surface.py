@@ -43,7 +43,7 @@ def set_gap(node: Node, gap: str, last: bool) -> None:
 
 
 def gap_after(node: Node, last: bool) -> str:
-    """The whitespace after a token as its MISC says (the inverse of :func:`set_gap`)."""
+    """The whitespace after a token as its MISC says (the inverse of `set_gap`)."""
     misc = node.misc
     if "SpacesAfter" in misc:
         return unescape_spaces(misc["SpacesAfter"] or "")

@@ -191,7 +191,7 @@ def parse_layer(path: Path) -> etree._Element:
 
 def read_tei(path: str | Path, lenient: bool = False, report: Report | None = None,
              zeros: str = "empty-node") -> Corpus:
-    """Read one TEI document folder, or every document folder under ``path``, into a :class:`Corpus`."""
+    """Read one TEI document folder, or every document folder under ``path``, into a `Corpus`."""
     check_choice("zeros", zeros, ZERO_POLICIES)
     report = report if report is not None else Report()
     root = Path(path)
@@ -307,7 +307,7 @@ def _children(element: etree._Element, name: str) -> list[etree._Element]:
 
 def _features(fs: etree._Element) -> dict[str, etree._Element]:
     """The ``f`` children of a feature structure, by name (one without a name is not a feature: see
-    :func:`_nameless`)."""
+    `_nameless`)."""
     return {f.get("name"): f for f in fs if _local(f.tag) == "f" and f.get("name")}
 
 

@@ -1,13 +1,13 @@
 """Plain text (``.txt``, one document per file) into documents with sentences and words, the text kept exactly.
 
 Paragraphs are separated by blank lines (``# newpar``). Sentences and words come from a small rule-based
-splitter (:func:`split_sentences`, :func:`split_words`): a sentence ends at ``.``, ``!``, ``?`` (with closing
+splitter (`split_sentences`, `split_words`): a sentence ends at ``.``, ``!``, ``?`` (with closing
 quotes and brackets) before white space and an upper-case letter, digit or opening quote, unless the word before is
 a known abbreviation or an initial; words are runs of letters and digits (with inner hyphens, apostrophes and
 periods: "e-mail", "O'Brien", "U.S."), English clitics split off ("do|n't", "John|'s"), and every other
 non-space character alone ("..." and "--" stay whole). The whitespace between words is kept in ``SpaceAfter`` /
 ``SpacesAfter`` (and ``SpacesBefore`` for the first word), so that the document's text is rebuilt exactly
-(:func:`harmonize.converters.surface.document_text`). The report says that the built-in splitter was used.
+(`harmonize.converters.surface.document_text`). The report says that the built-in splitter was used.
 
 With ``-I tokenizer=udpipe:MODEL`` or ``stanza:LANG`` (also set by ``convert --parse ENGINE``) the engine's
 tokenizer makes the sentences and words instead (a multiword token is one word), said in the report; paragraphs

@@ -11,8 +11,8 @@ value; the id ties the tokens of one multi-token annotation together). Chain col
 Coreference in the model, mapped in one place (this module):
 
 * chain layers (the DKPro ``CoreferenceLink|referenceType|referenceRelation``, INCEpTION's coreference layer, or
-  any ``#T_CH``; the first, or ``-I chain_layer=NAME``): a chain is an :class:`Entity` (id = chain number), each
-  link a :class:`Mention` in link order; the type feature goes to the mention attribute ``reftype``, the relation
+  any ``#T_CH``; the first, or ``-I chain_layer=NAME``): a chain is an `Entity` (id = chain number), each
+  link a `Mention` in link order; the type feature goes to the mention attribute ``reftype``, the relation
   feature of a link is the label of the link into the next mention (``Mention.link``); both kept CorefUD-escaped
   as the model holds field values (``-`` as ``%2D``);
 * span + relation layers (GUM's ``webanno.custom.Referent`` + ``webanno.custom.Coref``, or ``-I span_layer=`` and

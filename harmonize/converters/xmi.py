@@ -1,7 +1,7 @@
 """UIMA CAS XMI (INCEpTION and DKPro Core exports) through dkpro-cassis: reader and writer.
 
 The type system comes from ``-I typesystem=FILE``, else a ``TypeSystem.xml``/``typesystem.xml`` beside the file,
-else :func:`dkpro_type_system` (the DKPro Core types this module writes); a ``.zip`` of XMI files with their type
+else `dkpro_type_system` (the DKPro Core types this module writes); a ``.zip`` of XMI files with their type
 system (an INCEpTION project export, or a curation export) is read as a corpus, one document per XMI file. A file
 that declares a DOCTYPE is refused (entities are never resolved).
 
@@ -10,14 +10,14 @@ The mapping, in one place:
 * DKPro ``Sentence`` and ``Token`` annotations are the sentences and words (the whole text one sentence where there
   is no Sentence); token forms are their text; spacing from the text between them (SpaceAfter / SpacesAfter);
 * every chain type (a type with a ``first`` feature, such as DKPro's ``CoreferenceChain`` or INCEpTION's custom
-  ``...Chain`` layers) is read, each chain an :class:`Entity` whose links (``first``, then ``next``) are its
+  ``...Chain`` layers) is read, each chain an `Entity` whose links (``first``, then ``next``) are its
   mentions: the words a link covers (a link inside a word: that word, counted; a zero-length link: an empty node
   after the word it touches, as the WebAnno TSV reader does), its ``referenceType`` as the mention attribute
   ``reftype``, its ``referenceRelation`` as the link type into the next mention (``Mention.link``);
 * or, where the CAS has no chains, a span layer and a relation layer used for coreference as GUM uses them
   (``-I span_layer= -I relation_layer=``, or found by itself: a relation type named like coreference whose
   ``Governor`` points to a span type): spans are mentions with their features, relations link them, read exactly
-  as GUM's TSV is (:func:`harmonize.converters.gum.build_coreference`; a relation's ``Dependent`` is its source);
+  as GUM's TSV is (`harmonize.converters.gum.build_coreference`; a relation's ``Dependent`` is its source);
 * everything else in the CAS (POS, lemmas, named entities, other layers) is counted in the report and not read.
 
 The writer makes ``OUT/<id>.xmi`` per document and ``OUT/TypeSystem.xml``: the text as the sofa, Sentence and Token

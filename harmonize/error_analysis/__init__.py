@@ -5,8 +5,8 @@
     result.errors        # {"span error": 8, "conflated entities": 38, ...}
     result.to_json()     # the documented JSON (operations, errors, documents, cost, heads)
 
-Modules: :mod:`.classify` (the procedure), :mod:`.heads` (heads and mention types), :mod:`.cost` (what each error
-type costs), :mod:`.analysis` (pairing documents, the result), :mod:`.render` (terminal table and HTML pages).
+Modules: `.classify` (the procedure), `.heads` (heads and mention types), `.cost` (what each error
+type costs), `.analysis` (pairing documents, the result), `.render` (terminal table and HTML pages).
 """
 
 from harmonize.error_analysis.analysis import DiffResult, diff, diff_corpora

@@ -1,6 +1,6 @@
 """Where two annotations of the same documents differ: documents paired and tokens checked as the scorer does,
-mentions put on the key's words, then Kummerfeld & Klein's classification (:mod:`.classify`) and the cost of each
-error type (:mod:`.cost`) per document or cross-document partition."""
+mentions put on the key's words, then Kummerfeld & Klein's classification (`.classify`) and the cost of each
+error type (`.cost`) per document or cross-document partition."""
 
 from __future__ import annotations
 
@@ -153,7 +153,7 @@ class PartitionDiff:
 
 @dataclass
 class DiffResult:
-    """The whole comparison; :meth:`to_json` gives the documented JSON."""
+    """The whole comparison; `to_json` gives the documented JSON."""
 
     partitions: list[PartitionDiff]
     cost: CostTable
@@ -290,7 +290,7 @@ def diff_partition(label: str, key_documents: Sequence[Document], response_docum
 
 def diff_corpora(key: Corpus, response: Corpus, singletons: bool = False, matching: str = DEFAULT_MATCHING,
                  cross_document: str | None = None, forms: bool = True) -> DiffResult:
-    """Compare two corpora of the same documents (see :func:`diff`)."""
+    """Compare two corpora of the same documents (see `diff`)."""
     if matching not in MATCHING:
         raise HarmonizeError(f"unknown matching mode {matching!r}: {', '.join(MATCHING)}")
     responses = {pairing_key(d.id): d for d in response.documents}

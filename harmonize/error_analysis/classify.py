@@ -16,7 +16,7 @@ The response is turned into the key by five operations, then the operations are 
    remaining splits Conflated Entities and the remaining merges Divided Entity.
 
 A mention is a tuple that sorts in document order (the analyser compares (sentence, start, end)); what the
-procedure needs to know of one (its words, head, type) it asks a :class:`MentionFacts`.
+procedure needs to know of one (its words, head, type) it asks a `MentionFacts`.
 """
 
 from __future__ import annotations
@@ -130,8 +130,8 @@ class GroupChanges:
 @dataclass
 class Classification:
     """Operation counts and the operations themselves in the order they apply ((name, what): Correct Span a
-    (response mention, key mention) pair, Split a :class:`Split`, Remove and Introduce a mention, Merge a
-    :class:`Merge`), the errors, the response after its span errors were corrected, and each confusion group's
+    (response mention, key mention) pair, Split a `Split`, Remove and Introduce a mention, Merge a
+    `Merge`), the errors, the response after its span errors were corrected, and each confusion group's
     categorised changes."""
 
     operations: dict[str, int]

@@ -1,13 +1,13 @@
 """Heads and mention types for error analysis, from the best source a document has.
 
 A mention's head is, in this order: the head its annotation gives; the highest of its words in the UD tree
-(:func:`harmonize.schemas.heads.tree_head`); the head of the constituency parse that CoNLL-2012 files carry in
+(`harmonize.schemas.heads.tree_head`); the head of the constituency parse that CoNLL-2012 files carry in
 their sixth column, found with the Collins/Magerman head rules as Kummerfeld & Klein's analyser applies them (the
 lowest constituent with exactly the mention's span, else the word node of its last word); else its last word.
-Each head says which of these it came from (:data:`HEAD_SOURCES`).
+Each head says which of these it came from (`HEAD_SOURCES`).
 
 The mention type (pronoun, name, nominal) follows the analyser: a one-word mention whose head has a pronoun tag
-(Penn PRP, PRP$, WP, WP$, WDT, WRB, DT, or UD PRON/DET) or is in :data:`PRONOUN_WORDS` is a pronoun; a head tagged
+(Penn PRP, PRP$, WP, WP$, WDT, WRB, DT, or UD PRON/DET) or is in `PRONOUN_WORDS` is a pronoun; a head tagged
 NNP/NNPS or PROPN makes a name; anything else is nominal.
 """
 

@@ -4,10 +4,10 @@
     corpus = harmonize.read("text.json", "rucoco")
     report = harmonize.parse(corpus, "udpipe:russian-syntagrus-ud-2.5-191206.udpipe")
 
-An engine is one module holding a class with the :class:`Parser` interface, and one entry in :data:`ENGINES`
+An engine is one module holding a class with the `Parser` interface, and one entry in `ENGINES`
 (``stanza[:LANG]``, ``udpipe:MODEL``; ``none`` parses nothing). The parser sees the source's words exactly
 (pretokenized, sentence breaks kept), tags them with its own model and parses from its own tags; then only the
-columns the source left empty are filled (see :mod:`harmonize.parsing.trees`).
+columns the source left empty are filled (see `harmonize.parsing.trees`).
 """
 
 from __future__ import annotations

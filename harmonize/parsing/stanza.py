@@ -2,7 +2,7 @@
 
 The pipeline runs tokenize (pretokenized: the source's words are the tokens), mwt where the language has it,
 pos, lemma and depparse, on the GPU when torch sees one. Readers of raw text (``--from text``, brat with
-``-I tokens=parser``) use its tokenize processor on the raw text through :meth:`StanzaParser.tokenize`. It never downloads anything: models must already be in
+``-I tokens=parser``) use its tokenize processor on the raw text through `StanzaParser.tokenize`. It never downloads anything: models must already be in
 ``STANZA_RESOURCES_DIR`` (stanza's default: ``~/.cache/stanza/<version>/resources``); where they are not, the
 error says which language is missing and the command that fetches it on a connected machine.
 """
@@ -72,7 +72,7 @@ def load_pipeline(language: str, processors: str | None = None, pretokenized: bo
 
 class StanzaParser:
     """One stanza pipeline per language, loaded on first use. ``make_pipeline(language)`` is
-    :func:`load_pipeline`; tests pass a stand-in with stanza's interface (``pipeline(list of token lists)`` returns
+    `load_pipeline`; tests pass a stand-in with stanza's interface (``pipeline(list of token lists)`` returns
     a document with ``.sentences``, each with ``.tokens``, each with ``.words`` carrying ``lemma``, ``upos``,
     ``xpos``, ``feats``, ``head``, ``deprel``)."""
 

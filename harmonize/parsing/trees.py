@@ -4,9 +4,9 @@ Per document and column (LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL), a column with 
 kept; the parser fills the others (all of them with ``overwrite``). A document whose columns are all the source's
 is not parsed. The parser gets the source's words (not empty nodes, not multiword-token surface forms) and
 sentence breaks as they are; where it splits a word into several (stanza's mwt), its tree is put back on the word
-(:func:`onto_tokens`).
+(`onto_tokens`).
 
-Heads (:func:`find_heads`): a mention's head is the annotated one where the source has one, else the word of a
+Heads (`find_heads`): a mention's head is the annotated one where the source has one, else the word of a
 one-word mention, else the highest node of the mention in the tree (``ud_head``, as udapi's ``corefud.MoveHead``),
 else unknown.
 """
@@ -36,7 +36,7 @@ NO_HEAD_WITHOUT_PARSING = "mention without a head: none annotated and no tree (-
 
 def parse_corpus(corpus: Corpus, engine: str | Parser | None, report: Report, overwrite: bool = False) -> None:
     """Parse every document that lacks trees with ``engine`` (a ``--parse`` value such as ``udpipe:MODEL``, or a
-    :class:`Parser`), then give mentions heads; with ``none`` (or None) only count the mentions that have no head
+    `Parser`), then give mentions heads; with ``none`` (or None) only count the mentions that have no head
     and could get one from a parser."""
     parser = parser_for(engine) if isinstance(engine, str) else engine
     if parser is None:

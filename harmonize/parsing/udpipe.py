@@ -2,9 +2,9 @@
 
 MODEL is a UDPipe 1 model file, e.g. one of the UD 2.5 models of the LINDAT repository
 (https://lindat.mff.cuni.cz/repository/xmlui/handle/11234/1-3131, ``english-ewt-ud-2.5-191206.udpipe``), or one
-trained from CoNLL-U with :func:`train_model`. Words go in as they are (UDPipe's tokenizer is not used), the
+trained from CoNLL-U with `train_model`. Words go in as they are (UDPipe's tokenizer is not used), the
 tagger tags them and the parser parses from those tags. Readers of raw text (``--from text``, brat with
-``-I tokens=parser``) use the model's tokenizer through :meth:`UDPipeParser.tokenize` where it has one.
+``-I tokens=parser``) use the model's tokenizer through `UDPipeParser.tokenize` where it has one.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ __all__ = ["SOURCES", "Question", "generate_questions", "read_questions", "read_
 
 def read_set(path: str | Path, source: str, lenient: bool = False, report: Report | None = None,
              options: dict[str, str] | None = None) -> list[Question]:
-    """The questions of one WSC-style set file (``source`` a name of :data:`SOURCES`), with PCR4ALL's
+    """The questions of one WSC-style set file (``source`` a name of `SOURCES`), with PCR4ALL's
     perspectives set and duplicates removed (counted in the report)."""
     report = report if report is not None else Report()
     if source not in SOURCES:
@@ -35,7 +35,7 @@ _SOURCE_NAMES = {"conll2012": "CoNLL", "gum": "GUM"}
 def generate_questions(inputs: list[str | Path], format: str = "corefud", lenient: bool = False,
                        report: Report | None = None, read_options: dict[str, str] | None = None, seed: int = 0,
                        window: int = 2, source: str | None = None) -> list[Question]:
-    """Questions from coreference corpora (files or folders in ``format``), see :mod:`harmonize.pcr.generate`."""
+    """Questions from coreference corpora (files or folders in ``format``), see `harmonize.pcr.generate`."""
     from harmonize.conversion import input_files
     from harmonize.converters import get_format
     from harmonize.pcr.generate import Settings, generate

@@ -155,7 +155,7 @@ def _rate(row: Row) -> str:
 
 
 def table(result: Evaluation, style: str = "text") -> str:
-    """The tables as plain text, markdown or LaTeX (JSON: :func:`as_json`)."""
+    """The tables as plain text, markdown or LaTeX (JSON: `as_json`)."""
     sections = [("perspective", result.rows), ("frequency", result.frequency), ("relevance", result.relevance)]
     lines = []
     for title, rows in sections:

@@ -2,8 +2,8 @@
 reads).
 
 For each third-person pronoun mention (personal, possessive, demonstrative: from UPOS/FEATS, else the Penn tag,
-else :data:`PRONOUNS`) whose entity has a nominal mention (headed by a noun or proper noun, see
-:func:`not_an_option`) in the segment, the segment (the
+else `PRONOUNS`) whose entity has a nominal mention (headed by a noun or proper noun, see
+`not_an_option`) in the segment, the segment (the
 pronoun's sentence and ``window - 1`` sentences before it) becomes a question: the pronoun replaced by ``_``, the
 nearest nominal mention of its entity before it as the right option, a nominal mention of another entity in the
 segment (before the pronoun first, nearest first, with a different text) as the wrong one, option order by a
@@ -210,7 +210,7 @@ def _agreement(mention: Mention) -> Agreement:
 
 
 def generate(corpus: Corpus, settings: Settings, report: Report) -> list[Question]:
-    """Every question of the corpus, in document order (:func:`harmonize.pcr.generate_questions` removes the
+    """Every question of the corpus, in document order (`harmonize.pcr.generate_questions` removes the
     duplicates of all its inputs at once)."""
     questions: list[Question] = []
     for document in corpus.documents:

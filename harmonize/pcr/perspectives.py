@@ -2,8 +2,8 @@
 (linguistic: exactly one agrees; knowledge: both do), and the per-source flags of ``sources.tsv`` (formal,
 casual, medical, gender bias).
 
-Agreement reads gender, number and person from FEATS where a corpus has them (:func:`from_feats`), else from the
-English lexicon below (:func:`from_text`): pronouns by form; candidates by their last word before a modifier
+Agreement reads gender, number and person from FEATS where a corpus has them (`from_feats`), else from the
+English lexicon below (`from_text`): pronouns by form; candidates by their last word before a modifier
 ("the mother of ..."): gendered nouns and titles, plural by "and" or by an ``s`` ending of a lowercase noun.
 What the lexicon cannot tell (a name's gender, "sheep") agrees with everything.
 """

@@ -1,7 +1,7 @@
 """Baseline solvers for binary-choice pronoun questions.
 
 ``agreement``: the option that agrees with the pronoun in gender, number and person (lexicon of
-:mod:`harmonize.pcr.perspectives`); where both or neither agree, the option written first in the sentence (the
+`harmonize.pcr.perspectives`); where both or neither agree, the option written first in the sentence (the
 first-mention and subject preference of rule-based resolvers), else option 1.
 """
 

@@ -1,9 +1,9 @@
-"""Readers of the WSC-style sets, each to :class:`~harmonize.pcr.questions.Question` records.
+"""Readers of the WSC-style sets, each to `Question` records.
 
 Every reader takes ``(path, problems, options)`` and returns the questions; a record that cannot become a
 question is passed to ``problems`` (strict: an error naming file, line or record and reason; lenient: counted and
 skipped). What a source leaves out on purpose (GAP's "neither" rows, SuperGLUE pairs without a partner) is
-counted in the report either way. :data:`SOURCES` is the registry ``harmonize pcr convert --from NAME`` uses.
+counted in the report either way. `SOURCES` is the registry ``harmonize pcr convert --from NAME`` uses.
 """
 
 from __future__ import annotations

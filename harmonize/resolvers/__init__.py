@@ -11,13 +11,13 @@ run.
     harmonize.resolvers.cross_document.train_model(train, dev, "topic").save("xdoc")  # cross-document model
     resolve_files(["ECB+/"], "out", "model", model="xdoc", source="ecbplus")  # ... run: a model folder says which
 
-- :mod:`~harmonize.resolvers.rules`: the CRAC 2022 rule baseline;
-- :mod:`~harmonize.resolvers.neural`: the neural resolver (training, saving, prediction), its network in
-  :mod:`~harmonize.resolvers.model` and its inputs in :mod:`~harmonize.resolvers.features`;
-- :mod:`~harmonize.resolvers.validate`: convert, train, predict and score in one call;
-- :mod:`~harmonize.resolvers.lemma`: the cross-document same-lemma baseline;
-- :mod:`~harmonize.resolvers.cross_document`: the cross-document model (mention detection in
-  :mod:`~harmonize.resolvers.mention_detection`) and its evaluation.
+- `rules`: the CRAC 2022 rule baseline;
+- `neural`: the neural resolver (training, saving, prediction), its network in
+  `model` and its inputs in `features`;
+- `validate`: convert, train, predict and score in one call;
+- `lemma`: the cross-document same-lemma baseline;
+- `cross_document`: the cross-document model (mention detection in
+  `mention_detection`) and its evaluation.
 
 A resolver first drops the coreference its input came with (entities, bridges, split antecedents, the entity
 header; counted in the report), then adds what it finds.
@@ -61,10 +61,10 @@ def resolve_files(inputs: Sequence[str | Path], output: str | Path, resolver: st
                   options: Mapping[str, str] | None = None, report: Report | None = None, scope: str = "topic",
                   parse: str | None = None) -> Counter:
     """Resolve every input file with ``resolver`` (``rules``; ``model`` with the folder ``model`` that
-    :func:`harmonize.resolvers.neural.train` wrote; ``lemma``, the cross-document same-lemma baseline over
+    `harmonize.resolvers.neural.train` wrote; ``lemma``, the cross-document same-lemma baseline over
     ``scope``) and write each to ``output`` (a file for one input, else a folder, as ``convert`` plans it).
     ``parse`` gives documents without trees trees and lemmas first. A cross-document model folder (see
-    :mod:`harmonize.resolvers.cross_document`) resolves every input together, so that a topic split over files is
+    `harmonize.resolvers.cross_document`) resolves every input together, so that a topic split over files is
     one scope. Returns counts (documents, words, mentions...)."""
     if resolver not in RESOLVERS:
         raise HarmonizeError(f"unknown resolver {resolver!r}: one of {', '.join(RESOLVERS)}")

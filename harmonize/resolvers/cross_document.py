@@ -4,7 +4,7 @@ included; the coreference metrics without singletons, at the topic level).
 
 The model: each document is read once by an encoder (MiniLM by default), frozen, in windows as the single-document
 resolver reads it. Mentions are the input's (``gold_mentions``) or the detector's
-(:mod:`harmonize.resolvers.mention_detection`); a mention is the mean, first and last of its words' vectors. A
+(`harmonize.resolvers.mention_detection`); a mention is the mean, first and last of its words' vectors. A
 pairwise scorer (a learned projection, then a small network over both projections, their product, whether the head
 lemmas are the same and the cosine of the two mention vectors) is trained on the gold mention pairs of one kind inside one scope of the training corpus,
 across documents and within: every coreferent pair and three times as many others drawn at random (seeded).
@@ -155,7 +155,7 @@ class PairScorer:
         return self.joined(self.projection(left), self.projection(right), same_lemma, similar)
 
     def joined(self, a, b, same_lemma, similar):
-        """Scores from projected mentions, as :meth:`logits` (so that a matrix projects each mention once)."""
+        """Scores from projected mentions, as `logits` (so that a matrix projects each mention once)."""
         import torch
 
         return self.pair(torch.cat([a, b, a * b, same_lemma[:, None], similar[:, None]], dim=1)).squeeze(1)
@@ -330,7 +330,7 @@ def is_cross_document_model(folder: str | Path) -> bool:
 
 
 def load_model(folder: str | Path) -> CrossDocumentModel:
-    """The model :meth:`CrossDocumentModel.save` wrote (its encoder is loaded by name when it runs)."""
+    """The model `CrossDocumentModel.save` wrote (its encoder is loaded by name when it runs)."""
     import json
 
     import torch
@@ -431,7 +431,7 @@ def kind_scores(key: Corpus, response: Corpus, scope: str, kind: str, singletons
 
 @dataclass
 class Validation:
-    """What :func:`validate_cross_document` measured: figures per (mentions, system, kind), and timings."""
+    """What `validate_cross_document` measured: figures per (mentions, system, kind), and timings."""
 
     rows: dict[tuple[str, str, str], dict[str, float]]
     scope: str

@@ -33,7 +33,7 @@ def encoder_path(name: str) -> str:
 
 
 def load_encoder(name: str):
-    """(encoder model, fast tokenizer) for ``name`` (see :func:`encoder_path`); a clear error when it cannot be
+    """(encoder model, fast tokenizer) for ``name`` (see `encoder_path`); a clear error when it cannot be
     had: no folder, not cached while offline, or a tokenizer without word alignment."""
     try:
         from transformers import AutoModel, AutoTokenizer

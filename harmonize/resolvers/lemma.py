@@ -3,7 +3,7 @@ heads have the same lemma, events and entities apart, in the same scope (a topic
 entity, across the documents of the scope.
 
 - Mentions: the input's (``gold_mentions``), keeping their attributes (ECB+'s ``tag``), or found from the tree: the
-  rule baseline's nominal and pronoun heads (:func:`harmonize.resolvers.rules.tree_mentions`) and every verb that is
+  rule baseline's nominal and pronoun heads (`harmonize.resolvers.rules.tree_mentions`) and every verb that is
   not an auxiliary, each a one-word mention.
 - Events and entities: a mention of an entity typed ``event`` (ECB+'s ACTION and NEG chains) or, for mentions
   found from the tree, headed by a verb, is an event; every other mention an entity.

@@ -1,7 +1,7 @@
 """Mention detection for the cross-document resolver: which spans are event mentions, which entity mentions.
 
 Every span inside one sentence and at most ``max_width`` words long is a candidate; it is read as the mean, first
-and last of its words' vectors (a frozen encoder's, :func:`harmonize.resolvers.cross_document.encode_documents`)
+and last of its words' vectors (a frozen encoder's, `harmonize.resolvers.cross_document.encode_documents`)
 and a width embedding, and a small network gives it three scores: not a mention, an event, an entity. A span is
 kept as its likelier kind when that probability passes the kind's threshold (chosen on dev for the best exact
 mention F1); of two kept spans of one kind that cross (overlap without nesting) the better stays. Nested mentions

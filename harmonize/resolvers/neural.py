@@ -1,4 +1,4 @@
-"""Train, save, load and run the neural resolver (:mod:`harmonize.resolvers.model`).
+"""Train, save, load and run the neural resolver (`harmonize.resolvers.model`).
 
 A model folder holds ``model.safetensors`` (the best epoch's weights, encoder included), ``config.json`` (the
 resolver's settings), ``encoder/`` (the encoder's config and tokenizer: loading needs nothing else) and
@@ -187,7 +187,7 @@ def dev_scores(gold: Corpus, response: Corpus) -> dict[str, float]:
 
 
 def evaluate(model: Resolver, tokenizer, gold: Corpus, device: torch.device) -> dict[str, float]:
-    """:func:`dev_scores` of ``model`` on a fresh copy of ``gold``."""
+    """`dev_scores` of ``model`` on a fresh copy of ``gold``."""
     response = fresh_copy(gold)
     resolve(model, tokenizer, response, device)
     return dev_scores(gold, response)
@@ -236,7 +236,7 @@ def _clusters(features: DocumentFeatures, spans: list[tuple[int, int]], antecede
 
 
 def load(model_dir: str | Path, device: str = "auto") -> tuple[Resolver, object, torch.device]:
-    """(model, tokenizer, device) from a folder :func:`train` wrote."""
+    """(model, tokenizer, device) from a folder `train` wrote."""
     folder = Path(model_dir)
     if not (folder / CONFIG).exists() or not (folder / WEIGHTS).exists():
         raise HarmonizeError(f"{folder}: not a trained resolver (no {CONFIG} and {WEIGHTS})")

@@ -1,8 +1,8 @@
 """Scheme rules: deterministic conversions between annotation schemes, each step reported.
 
-:data:`RULES` is the one registry: a name (``harmonize convert --rules NAME``) -> a :class:`Rule`, either a set of
+`RULES` is the one registry: a name (``harmonize convert --rules NAME``) -> a `Rule`, either a set of
 steps (``ontogum``, ``corefud``) or one step. ``--rules a,b,c`` applies them in the order given
-(:func:`apply_rules`); ``harmonize rules`` lists them.
+(`apply_rules`); ``harmonize rules`` lists them.
 """
 
 from __future__ import annotations

@@ -3,30 +3,30 @@ counts what it changed in the report.
 
 The reference implementations are udapi's blocks, and on the same file each step gives what its block gives:
 
-* :func:`merge_same_span` is ``corefud.MergeSameSpan same_entity_only=1``: of two mentions of one entity with the
+* `merge_same_span` is ``corefud.MergeSameSpan same_entity_only=1``: of two mentions of one entity with the
   same words, the later goes (udapi picks one of the two by set order; here the first in document order stays);
   same-span mentions of different entities stay and are counted.
-* :func:`fix_interleaved` is ``corefud.FixInterleaved`` (defaults): two mentions of one entity that overlap
+* `fix_interleaved` is ``corefud.FixInterleaved`` (defaults): two mentions of one entity that overlap
   without nesting, or nest while sharing a continuous part, become one over the union of their words (the
   earlier mention keeps its head; the later goes); where the union has the span of another mention, it goes too.
-* :func:`move_heads` is ``corefud.MoveHead``: every mention's head becomes its highest node in the tree
-  (:func:`harmonize.schemas.heads.ud_head`); the word of a one-word mention.
-* :func:`standard_header` declares ``global.Entity`` as ``udvalidate --coref`` parses it (no udapi block does this;
+* `move_heads` is ``corefud.MoveHead``: every mention's head becomes its highest node in the tree
+  (`harmonize.schemas.heads.ud_head`); the word of a one-word mention.
+* `standard_header` declares ``global.Entity`` as ``udvalidate --coref`` parses it (no udapi block does this;
   the CorefUD release's files are so): ``eid``, ``etype``, ``head`` first, ``other`` fourth where present, the
   rest after them in their order, every name of lower-case letters (GUM's ``GRP`` is ``eid``, GUM v7's ``entity``
   is ``etype``). Values move with their names: nothing is lost.
-* :func:`unique_ids` (over a corpus, no udapi block either) gives the entities of a document whose ids an earlier
+* `unique_ids` (over a corpus, no udapi block either) gives the entities of a document whose ids an earlier
   document of the corpus already used the prefix ``d<N>.`` (N: the document's number, from 1), because udvalidate
   refuses an entity id in two documents of a file and a corpus is written as one file. Documents of one topic keep
   their shared ids: there they are cross-document entities (ECB+), and the count says so.
-* :func:`remove_non_bridging` drops bridges labelled ``cop`` or ``appos`` (LitBank's copula and apposition
+* `remove_non_bridging` drops bridges labelled ``cop`` or ``appos`` (LitBank's copula and apposition
   relations, which the brat reader keeps as labelled bridges): they are not bridging, and CorefUD's English-LitBank
   has none; each is counted.
-* :func:`check` counts what ``udvalidate --coref`` refuses and the steps leave (same-span mentions of different
+* `check` counts what ``udvalidate --coref`` refuses and the steps leave (same-span mentions of different
   entities, crossing mentions of one entity, mentions of one entity with different types, entity types outside
   CorefUD's list).
-* :func:`heads_only` reduces every mention to its head word, as head-match evaluation does (CRAC 2022, CorPipe);
-  :func:`remove_singletons` removes entities with one mention, with their relations.
+* `heads_only` reduces every mention to its head word, as head-match evaluation does (CRAC 2022, CorPipe);
+  `remove_singletons` removes entities with one mention, with their relations.
 """
 
 from __future__ import annotations

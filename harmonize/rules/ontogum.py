@@ -2,8 +2,8 @@
 
 Each step is a function ``step(document, report)`` that edits one document through the model's edit methods and
 counts what it changed in ``report`` (reason "ontogum N name: what", with document, sentence and text as
-examples); an optional third argument shares the document's indexed trees between steps. :data:`STEPS` lists
-them in the paper's order; :func:`apply_ontogum` runs them all.
+examples); an optional third argument shares the document's indexed trees between steps. `STEPS` lists
+them in the paper's order; `apply_ontogum` runs them all.
 
 1. ``remove_bridging_and_cataphora``: bridging and split antecedents go; a pronoun that points forward
    (the mention before a ``cata`` link) leaves its chain.
@@ -16,18 +16,18 @@ them in the paper's order; :func:`apply_ontogum` runs them all.
    anchor's first word to the end of the apposition (with a closing bracket or quote right after it).
 4. ``remove_compounds``: a mention whose head is a ``compound`` dependent and not a proper noun leaves its chain,
    and the chain is cut there (its links ran through the modifier).
-5. ``remove_copula``: a predicate (see :func:`is_predicate`: "X is [a Y]") leaves its chain; so does a mention
+5. ``remove_copula``: a predicate (see `is_predicate`: "X is [a Y]") leaves its chain; so does a mention
    that GUM (V8 on) links as ``pred`` ("X became [a Y]").
 6. ``remove_nested``: a mention inside a longer mention of its own chain leaves the chain (i-within-i).
-7. ``split_at_indefinites``: a mention that is not definite (see :func:`is_definite`) starts a new chain with the
+7. ``split_at_indefinites``: a mention that is not definite (see `is_definite`) starts a new chain with the
    mentions after it, except, as in the official build, right after a merged apposition, or where "he", "she" or
    a one-word name follows it in the chain within two sentences.
 8. ``remove_singletons``: entities with one mention go (last, as the paper says, to catch the ones steps 1-7 made).
 
-Heads come from the UD tree (:func:`harmonize.schemas.heads.ud_head`) where the annotation gives none. Every
+Heads come from the UD tree (`harmonize.schemas.heads.ud_head`) where the annotation gives none. Every
 decision reads tags, features and relations, not words, so that GUM's masked Reddit documents convert as their
-text would; a lemma or form is read only where the tags make no difference (:func:`is_be`,
-:func:`is_definite_determiner`).
+text would; a lemma or form is read only where the tags make no difference (`is_be`,
+`is_definite_determiner`).
 """
 
 from __future__ import annotations
@@ -266,7 +266,7 @@ DEFINITE_DETERMINERS = frozenset({"the", "this", "that", "these", "those", "all"
 
 
 def is_definite_determiner(node: Node) -> bool:
-    """The definite and quantifying determiners of the official build (:data:`DEFINITE_DETERMINERS`, and "such"),
+    """The definite and quantifying determiners of the official build (`DEFINITE_DETERMINERS`, and "such"),
     told from FEATS where they set them apart: ``Definite``, ``PronType=Dem|Neg|Tot`` (definite),
     ``PronType=Int|Rel|Art`` (not), ``Polarity=Neg`` (GUM 7's "no"). "all", "every" and "any" share
     ``PronType=Ind`` (GUM 7: no features) with "some", "each", "another", "both", and "such" is often tagged
@@ -292,7 +292,7 @@ def is_definite(mention: Mention, tree: _Tree | None = None) -> bool:
     pronominal "this", "both", "each other" DET), a proper noun or foreign word, is possessed by a pronoun ("her
     parents"; a name or noun possessor, "Ann's dog", "the world's languages", does not count), is itself a
     possessor ("the fluid 's"), or its head has a definite or quantifying determiner
-    (:func:`is_definite_determiner`). Anything else (bare and indefinite nouns, adverbs, verbs) is not. Tags,
+    (`is_definite_determiner`). Anything else (bare and indefinite nouns, adverbs, verbs) is not. Tags,
     features and relations decide, so that masked text gives the same answers.
     """
     tree = tree if tree is not None else _Tree(mention.sentence.document)  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ CorefUD scorer and statistics compute gold heads with that block), so that figur
 2. among those, nodes none of whose enhanced parents (DEPS, or the basic parent where DEPS is empty) lie inside;
    failing that, nodes not all of whose enhanced parents lie inside; failing that, the annotated head;
 3. where several remain, the root of the smallest basic subtree holding their non-empty nodes (an empty node
-   stands in by its first non-empty enhanced parent), found as udapi finds it (:func:`_treelet_root`), if it is
+   stands in by its first non-empty enhanced parent), found as udapi finds it (`_treelet_root`), if it is
    one of them;
 4. else the annotated head if it is one of them, else the first of them in word order.
 

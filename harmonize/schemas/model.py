@@ -11,7 +11,7 @@ See ``README.md`` in this folder for the overview. In short::
             │    ├─ Bridge (anaphor Mention -> antecedent Entity, label)
             │    └─ SplitAntecedent (Entity -> [Entity, ...], anchored at one of its mentions)
 
-Coreference objects are edited through :class:`Document` methods only; each keeps every relation consistent and
+Coreference objects are edited through `Document` methods only; each keeps every relation consistent and
 returns what it had to change elsewhere.
 """
 
@@ -239,7 +239,7 @@ class Sentence:
     """A sentence: its nodes (words and empty nodes, in file order), multiword tokens and comments.
 
     ``comments`` holds the comment lines verbatim (with their "#") except those the model owns, which stand as a
-    :class:`CommentSlot` and are written from ``id``, ``text``, ``speaker`` and the document. ``speaker`` is who
+    `CommentSlot` and are written from ``id``, ``text``, ``speaker`` and the document. ``speaker`` is who
     says the sentence (CorefUD/GUM ``# speaker = X``, the CoNLL-2012 speaker column).
     """
 
@@ -298,7 +298,7 @@ class Mention:
     """A mention: the nodes it covers (one sentence, document order, gaps allowed), head, entity, attributes.
 
     ``head`` is the annotated head word, None where the corpus annotates none (GUM's own files, CoNLL-2012):
-    :attr:`tree_head` gives the tree's head there. ``link`` is the type of the link into this mention from its
+    `tree_head` gives the tree's head there. ``link`` is the type of the link into this mention from its
     antecedent (GUM: coref, ana, cata, appos, pred, disc, sgl ...), None where the corpus does not say. ``attrs``
     holds the other mention-level fields.
     """
@@ -439,7 +439,7 @@ class Document:
 
     def inclusions(self) -> dict[Entity, list[Entity]]:
         """Entity -> the entities that are its parts: its split antecedents, and the antecedents of bridges labelled
-        :data:`INCLUDES` from its mentions (a whole with one part). In order of first statement, parts unique."""
+        `INCLUDES` from its mentions (a whole with one part). In order of first statement, parts unique."""
         parts: dict[Entity, list[Entity]] = {}
         for split in self.split_antecedents:
             listed = parts.setdefault(split.entity, [])
@@ -507,7 +507,7 @@ class Document:
     def remove_mention(self, mention: Mention) -> list[Change]:
         """Remove a mention. Bridges whose anaphor it is go with it; a split antecedent anchored at it falls back
         to its entity's first mention. If it was its entity's last mention the entity is removed too, see
-        :meth:`remove_entity`."""
+        `remove_entity`."""
         entity = mention.entity
         if entity is None or mention not in entity.mentions:
             raise ModelError("the mention does not belong to this document")
@@ -686,7 +686,7 @@ def _detach(mention: Mention) -> None:
 @dataclass(eq=False)
 class Corpus:
     """A list of documents plus free metadata (name, source files, language), and ``report``: what reading it
-    dropped or changed, and the files the reader opened (:class:`~harmonize.errors.Report`)."""
+    dropped or changed, and the files the reader opened (`Report`)."""
 
     documents: list[Document] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
@@ -739,8 +739,9 @@ def pairing_key(document_id: str | None) -> tuple[str | None, int]:
     document without a part being part 0, so that ``X/part 0`` (LitBank), ``X/part 000`` (OntoNotes' three digits)
     and ``X`` (CorefUD) are one document.
 
-    >>> pairing_key("X/part 000") == pairing_key("X/part 0") == pairing_key("X")
-    True
+    Examples:
+        >>> pairing_key("X/part 000") == pairing_key("X/part 0") == pairing_key("X")
+        True
     """
     if document_id is None:
         return (None, 0)

@@ -1,1 +1,1 @@
-"""Coreference scoring: pure metrics over clusters (:mod:`metrics`) and corpus-level scoring (:mod:`score`)."""
+"""Coreference scoring: pure metrics over clusters (`metrics`) and corpus-level scoring (`score`)."""

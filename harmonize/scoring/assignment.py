@@ -78,7 +78,7 @@ def sparse_assignment(pairs: Iterable[tuple[int, int]], weight: Callable[[tuple[
     0); ``weight`` is asked only where a choice is to be made.
 
     Each connected part of the rows-columns graph is solved on its own: a lone pair is taken, a part with one row
-    or one column gives its heaviest pair, and the rest go to :func:`dense_assignment`."""
+    or one column gives its heaviest pair, and the rest go to `dense_assignment`."""
     pairs = list(pairs)
     row_degree = Counter(i for i, _ in pairs)
     column_degree = Counter(j for _, j in pairs)

@@ -1,7 +1,7 @@
 """Coreference metrics as pure functions over key and response clusters.
 
 A cluster is a collection of hashable mentions; a clustering is a sequence of clusters. Each metric returns a
-:class:`Score` whose recall and precision are kept as exact numerator/denominator pairs, so that scores summed
+`Score` whose recall and precision are kept as exact numerator/denominator pairs, so that scores summed
 over documents (micro average, as the reference scorers do) stay exact, and so that a test can compare against
 the fractions the reference test cases print.
 

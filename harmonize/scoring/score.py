@@ -2,7 +2,7 @@
 
 Key and response must hold the same documents with the same words (empty nodes may differ: a system may add or
 miss zeros); the first difference is an error. Mentions are matched exactly, partially or by head
-(:mod:`harmonize.scoring.matching`). A mention that occurs twice in one side is kept in the first cluster that has
+(`harmonize.scoring.matching`). A mention that occurs twice in one side is kept in the first cluster that has
 it (clusters in the order their first bracket opens) and the removal is counted, as the reference scorer's
 de-duplication does. Singletons are left out of both sides unless asked for (the CorefUD convention).
 """
@@ -138,7 +138,7 @@ def read_scored(path: str | Path, format: str, read_options: dict[str, str] | No
 
 
 def align(key: list[ScoredDocument], response: list[ScoredDocument]) -> list[tuple[ScoredDocument, ScoredDocument]]:
-    """Pair documents by id (a CoNLL-2012 part by its number: see :func:`~harmonize.schemas.model.pairing_key`)
+    """Pair documents by id (a CoNLL-2012 part by its number: see `pairing_key`)
     and check that their words agree, in both directions (with forms left out, only the
     word positions must agree: the reference scorer's own test cases rename tokens in responses)."""
     responses = {pairing_key(d.id): d for d in response}
@@ -384,7 +384,7 @@ def score_files(
 ) -> CorpusScore:
     """Read a key and a response file or folder and score them: what ``harmonize score`` runs. ``mode`` None is
     the format's usual matching: head (the CorefUD scorer's default since its 1.1; see
-    :data:`~harmonize.scoring.matching.DEFAULT_MATCHING`) for tokens, exact for character spans (RuCoCo).
+    `DEFAULT_MATCHING`) for tokens, exact for character spans (RuCoCo).
     ``lenient`` drops broken annotation instead of raising; the result's ``report`` says what was dropped. With two cores or more (``jobs``: 0 for all) and a large response, the response is read in a worker
     process while this one reads the key; the worker sends back only what the scorer needs. ``parse`` names a
     parser (``udpipe:MODEL``...) that gives both sides' documents without trees trees, and so heads."""
@@ -433,7 +433,7 @@ def score_corpora(
     split_antecedents: bool = False,
     zeros: str = "dependent",
 ) -> CorpusScore:
-    """Score two corpora in memory (see :func:`score_files` for files, and the module for the conventions)."""
+    """Score two corpora in memory (see `score_files` for files, and the module for the conventions)."""
     names = checked_metrics(metrics, mode)
     return score_documents(scored_documents(key, mode, forms), scored_documents(response, mode, forms), names,
                            singletons, mode, cross_document, split_antecedents, zeros)
@@ -449,7 +449,7 @@ def score_documents(
     split_antecedents: bool,
     zeros: str,
 ) -> CorpusScore:
-    """:func:`score_corpora` on documents already reduced to what the scorer needs (checked arguments)."""
+    """`score_corpora` on documents already reduced to what the scorer needs (checked arguments)."""
     totals: dict[str, Score | BlancScore] = {}
     duplicates = {"key": 0, "response": 0}
     pairs = align(key, response)

@@ -1,6 +1,6 @@
 """Corpus statistics tables, each named after the paper table it reproduces, as pandas DataFrames.
 
->>> tables = stats_tables(corpus, by="genre")          # {"corpus": DataFrame, "entities": ..., ...}
+    tables = stats_tables(corpus, by="genre")          # {"corpus": DataFrame, "entities": ..., ...}
 
 Tables (one row per group, a row "all" without grouping; percentages are 0-100):
 
@@ -33,7 +33,7 @@ do; each table's ``attrs["note"]`` says which, and the renderers print it beside
 ``tables``, ``cross_document`` is given only where documents have topics.
 
 Heads are the annotated ones; where a mention has none they are computed from the dependency tree as udapi's
-``corefud.MoveHead`` does (:mod:`harmonize.schemas.heads`), and ``heads_from_tree`` in the result's attributes
+``corefud.MoveHead`` does (`harmonize.schemas.heads`), and ``heads_from_tree`` in the result's attributes
 says how many (``heads_unknown``: mentions with neither, whose head UPOS is "_"). The definitions follow udapi's ``corefud.Stats`` where both compute a figure.
 """
 
@@ -305,11 +305,12 @@ def stats_tables(
     ``singletons=False`` leaves singleton entities (and their mentions) out of the entity and mention counts;
     ``key`` overrides the grouping.
 
-    >>> import harmonize
-    >>> from harmonize.conversion import sample_path
-    >>> tables = stats_tables(harmonize.read(sample_path()), tables=["corpus"])
-    >>> int(tables["corpus"].loc["all", "mentions"]), tables["corpus"].attrs["note"]
-    (9, 'singletons included')
+    Examples:
+        >>> import harmonize
+        >>> from harmonize.conversion import sample_path
+        >>> tables = stats_tables(harmonize.read(sample_path()), tables=["corpus"])
+        >>> int(tables["corpus"].loc["all", "mentions"]), tables["corpus"].attrs["note"]
+        (14, 'singletons included')
     """
     return tables_from_counts(count(documents, by, singletons, key), singletons, tables)
 

@@ -1,1 +1,1 @@
-"""Views of corpora for people: self-contained HTML (:mod:`harmonize.views.html`)."""
+"""Views of corpora for people: self-contained HTML (`harmonize.views.html`)."""

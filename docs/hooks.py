@@ -1,0 +1,69 @@
+"""MkDocs hooks: pages that are generated from the code, so that they cannot disagree with it.
+
+* ``<!-- cli-reference -->``: every command's ``--help``, as click prints it at 80 columns.
+* ``<!-- formats-table -->``: the formats ``harmonize formats`` lists, with what each can do.
+* ``<!-- format-options NAME -->``: the reader (-I) and writer (-O) options of the format NAME, from the registry.
+"""
+
+from __future__ import annotations
+
+import re
+
+import click
+
+
+def _commands(group: click.Group, prefix: list[str], context: click.Context):
+    for name in group.list_commands(context):
+        command = group.get_command(context, name)
+        if command is None or command.hidden:
+            continue
+        path = [*prefix, name]
+        if isinstance(command, click.Group):
+            yield from _commands(command, path, click.Context(command, info_name=name, parent=context))
+        else:
+            yield path, command, click.Context(command, info_name=name, parent=context)
+
+
+def cli_reference() -> str:
+    import typer
+
+    from harmonize.cli import app
+
+    root = typer.main.get_command(app)
+    context = click.Context(root, info_name="harmonize", terminal_width=80, max_content_width=80)
+    parts = []
+    for path, command, sub in _commands(root, [], context):
+        sub.terminal_width = sub.max_content_width = 80
+        parts.append(f"## harmonize {' '.join(path)}\n\n```text\n{command.get_help(sub).rstrip()}\n```\n")
+    return "\n".join(parts)
+
+
+def formats_table() -> str:
+    from harmonize.converters import formats
+
+    rows = ["| format | reads | writes | what it is |", "| --- | --- | --- | --- |"]
+    for fmt in formats():
+        rows.append(f"| [`{fmt.name}`]({fmt.name}.md) | {'yes' if fmt.reader else ''} | "
+                    f"{'yes' if fmt.writer else ''} | {fmt.summary.replace('|', '/')} |")
+    return "\n".join(rows)
+
+
+def format_options(name: str) -> str:
+    from harmonize.converters import get_format
+    from harmonize.converters.registry import COMMON_READER_OPTIONS, formats
+
+    fmt = next(f for f in formats() if f.name == name)
+    rows = ["| option | values | what it does |", "| --- | --- | --- |"]
+    own = {**fmt.reader_options, **(COMMON_READER_OPTIONS if fmt.reader else {})}
+    for flag, options in (("-I", own), ("-O", fmt.options)):
+        for key, (values, purpose) in options.items():
+            rows.append(f"| `{flag} {key}=` | {', '.join(f'`{v}`' for v in values) or 'any'} | "
+                        f"{purpose.replace('|', '/')} |")
+    get_format(name, "read" if fmt.reader else "write")
+    return "\n".join(rows) if len(rows) > 2 else "This format takes no options."
+
+
+def on_page_markdown(markdown: str, **_) -> str:
+    markdown = markdown.replace("<!-- cli-reference -->", cli_reference())
+    markdown = markdown.replace("<!-- formats-table -->", formats_table())
+    return re.sub(r"<!-- format-options (\S+) -->", lambda m: format_options(m[1]), markdown)

@@ -1,0 +1,103 @@
+"""Documentation is code: every Python and shell example of the README and the docs runs, the docstrings'
+examples pass as doctests, and the site builds with ``mkdocs build --strict``.
+
+A page's examples run in order in one fresh folder (Python blocks share one namespace, shell blocks run with
+``bash -euo pipefail``), with ``../shared/data`` and ``examples/`` reachable as from the checkout. A block preceded
+by ``<!-- not run: REASON -->`` is skipped with that reason (training for minutes, models harmonize never
+downloads)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, SHARED_DATA
+
+PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
+_BLOCK = re.compile(r"(?:<!-- not run: (?P<reason>[^>]*?) -->\n)?```(?P<language>python|bash)\n(?P<code>.*?)```",
+                    re.S)
+
+
+def examples(page: Path) -> list[tuple[str, str, str | None]]:
+    """(language, code, reason not to run it) of every Python and shell block of a page, in order."""
+    return [(m["language"], m["code"], m["reason"]) for m in _BLOCK.finditer(page.read_text(encoding="utf-8"))]
+
+
+def _workspace(tmp_path: Path) -> Path:
+    """A folder where ``../shared/data`` and ``examples/`` are what they are beside the checkout."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "data").symlink_to(SHARED_DATA, target_is_directory=True)
+    (work / "examples").symlink_to(ROOT / "examples", target_is_directory=True)
+    return work
+
+
+def _needs_data(page: Path) -> bool:
+    return "../shared/data" in page.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if examples(p)], ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_example_of_the_page_runs(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if _needs_data(page) and not SHARED_DATA.exists():
+        pytest.skip(f"{SHARED_DATA} not found: set HARMONIZE_SHARED_DATA to the shared data folder")
+    work = _workspace(tmp_path)
+    monkeypatch.chdir(work)
+    environment = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    namespace: dict = {"__name__": "__docs__"}
+    skipped = []
+    for number, (language, code, reason) in enumerate(examples(page), 1):
+        if reason is not None:
+            skipped.append(reason)
+            continue
+        if page.name == "README.md" and "pip install" in code or code.strip() == "python -m pytest -q":
+            continue  # the README's set-up commands: .ci/run runs them
+        if language == "python":
+            exec(compile(code, f"{page.name} block {number}", "exec"), namespace)
+        else:
+            done = subprocess.run(["bash", "-euo", "pipefail", "-c", code], cwd=work, env=environment,
+                                  capture_output=True, text=True, timeout=600)
+            assert done.returncode == 0, f"{page.name} block {number} failed:\n{code}\n{done.stdout}\n{done.stderr}"
+    assert all(reason.strip() for reason in skipped)
+
+
+MODULES_WITH_EXAMPLES = ["harmonize", "harmonize.errors", "harmonize.stats", "harmonize.schemas.model"]
+
+
+@pytest.mark.parametrize("name", MODULES_WITH_EXAMPLES)
+def test_docstring_examples_pass(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_site_builds_strictly(tmp_path: Path) -> None:
+    mkdocs = shutil.which("mkdocs") or str(Path(sys.executable).with_name("mkdocs"))
+    if not Path(mkdocs).exists():
+        pytest.skip("mkdocs not installed: pip install -e '.[docs]' brings it")
+    done = subprocess.run([mkdocs, "build", "--strict", "-d", str(tmp_path / "site")], cwd=ROOT,
+                          capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert done.returncode == 0, done.stderr
+    site = tmp_path / "site"
+    for page in ("index.html", "reference/cli.html", "reference/python.html", "formats/brat.html"):
+        assert (site / page).is_file(), page
+    assert "harmonize score" in (site / "reference" / "cli.html").read_text(encoding="utf-8")
+    loaded_elsewhere = [
+        str(p.relative_to(site)) for p in site.rglob("*.html")
+        if re.search(r"<(?:script|link|img|iframe)[^>]*(?:src|href)=\"(?:https?:)?//", p.read_text(encoding="utf-8"))]
+    assert not loaded_elsewhere  # nothing is loaded from other hosts (web fonts off, search bundled)
+
+
+def test_every_public_name_has_a_docstring() -> None:
+    import harmonize
+
+    missing = [name for name in harmonize.__all__ if not (getattr(harmonize, name).__doc__ or "").strip()]
+    assert not missing
