@@ -23,7 +23,7 @@ def test_formats_lists_readers_and_writers_one_line_each() -> None:
         "conll2012": "read/write", "corefud": "read/write", "gum": "read", "jsonlines": "read/write",
         "mmax2": "read/write", "parquet": "read/write", "rucoco": "read/write", "ecbplus": "read",
         "mentions-json": "write", "tei": "read/write", "webanno-tsv": "read/write", "xmi": "read/write",
-        "brat": "read/write", "text": "read"}
+        "brat": "read/write", "text": "read", "ua": "read/write"}
     assert "-O layout=ontonotes|gum|ontogum|scorer" in done.stdout  # writer options, indented under their format
 
 

@@ -70,6 +70,7 @@ SOURCES: dict[str, Callable[[Path], Path]] = {
     "webanno-tsv": lambda folder: written_sample("webanno-tsv", folder),
     "brat": lambda folder: written_sample("brat", folder),
     "xmi": lambda folder: written_sample("xmi", folder),
+    "ua": lambda folder: written_sample("ua", folder),
     "text": plain_text,
     "gum": gum_release,
     "ecbplus": ecbplus_topic,

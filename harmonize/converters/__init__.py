@@ -227,6 +227,18 @@ register(
 
 register(
     Format(
+        name="ua",
+        summary="CoNLL-UA (Universal Anaphora: IDENTITY, BRIDGING, DISCOURSE_DEIXIS, REFERENCE, NOM_SEM columns; "
+                "CODI-CRAC)",
+        extension=".conllua",
+        reader=lambda path, lenient, report: _module("ua").read_ua(path, lenient, report),
+        writer=lambda corpus, path, report: _module("ua").write_ua(corpus, path, report),
+        accepts=(".conllua", ".CONLLUA", ".ua", ".key", ".response", ".sys"),
+    )
+)
+
+register(
+    Format(
         name="text",
         summary="plain text (.txt), one document per file: paragraphs, sentences and words from a rule-based "
                 "splitter, the text kept exactly (reader)",

@@ -1071,6 +1071,11 @@ def _relation_end(fields: tuple[str, ...]):  # noqa: ANN202 - a small closure
     return label
 
 
+def misc_text(node: Node) -> str:
+    """The node's MISC column without coreference keys (what formats with coreference columns of their own write)."""
+    return _misc_value(node, None, None, None)
+
+
 def _misc_value(node: Node, entity: str | None, bridge: str | None, split: str | None) -> str:
     misc = node.misc
     order = node.misc_order

@@ -1,0 +1,554 @@
+"""CoNLL-UA (Universal Anaphora): CoNLL-U with anaphora columns, reader and writer.
+
+A file declares its columns (``# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY
+BRIDGING DISCOURSE_DEIXIS REFERENCE NOM_SEM``; without the line, those fifteen), one token a line, columns
+separated by tabs or aligned with spaces as in the UA scorer's tests; ``# newdoc id = ...`` starts a document.
+
+In the model (mapped here, in one place):
+
+* ID .. MISC: the CoNLL-U columns of the node; an ID with a dot (``14.1``) is an empty node (a zero).
+* IDENTITY: markables ``(EntityID=1|MarkableID=markable_1|Min=2|SemType=dn`` opened on their first token and
+  closed by a bare ``)`` on their last (the last opened closes first), ``(...)`` on one token. A markable is a
+  mention of the entity ``EntityID``; a MarkableID met in several brackets is a discontinuous mention (CRAFT).
+  ``MarkableID``, ``SemType`` and any other key are mention attributes, kept in their order; ``Min`` (the minimal
+  span, 1-based token numbers of the document) of one token inside the markable is its head, a longer one the
+  attribute ``Min``; ``EntityType`` (harmonize's key: UA has no column for it) the entity's type. An ``EntityID`` ending in ``-Pseudo`` is a
+  non-referring markable (expletive, predicative): its entity keeps that id. ``ElementOf=4,5`` says the markable's
+  entity is an element of the plural entities 4 and 5: an entity with two or more elements gets a split
+  antecedent, one with a single element a bridge labelled ``element-of`` (CorefUD's SplitAnte needs two).
+* BRIDGING: ``(MarkableID=markable_9|MentionAnchor=markable_2)`` on the anaphor's first token: a bridge from that
+  markable to the entity of the anchor markable (the anchor's MarkableID is kept as the bridge's label).
+* DISCOURSE_DEIXIS, REFERENCE, NOM_SEM: not in the model; each token line is kept as read, so they are written
+  back to UA unchanged, and the report counts the tokens that had them (other formats do not get them).
+
+The writer writes a document read from UA with its lines as read wherever the model still renders its IDENTITY and
+BRIDGING cells the same, and rebuilds a line's cells otherwise (other columns kept); documents from other formats
+get the fifteen columns, tab-separated: IDENTITY and BRIDGING from the model (EntityID; MarkableID made from the
+mention's order where it has none, counted; Min from the head; EntityType on an entity's first markable), the other
+columns ``_``; entity attributes, link types and a mention's own type have no place and are counted. Closing brackets are bare (``)``, the last opened closes first) unless mentions cross or the file
+named them (``markable_1)``, the UA scorer's form for crossing markables).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from harmonize.converters.choices import CROSS_SENTENCE_POLICIES
+from harmonize.converters.corefud import escape_value, misc_text, unescape_value
+from harmonize.errors import Problems, Report, check_choice
+from harmonize.io import atomic_write_text, paused_gc, read_text
+from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Mention, Node, Sentence, made_sentence_id
+
+COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC", "IDENTITY", "BRIDGING",
+           "DISCOURSE_DEIXIS", "REFERENCE", "NOM_SEM")
+CONLLU = COLUMNS[:10]
+KEPT_WITH_LINE = ("DISCOURSE_DEIXIS", "REFERENCE", "NOM_SEM")
+NON_REFERRING = "-Pseudo"
+ELEMENT_OF = "element-of"
+ENTITY_TYPE = "EntityType"  # harmonize's markable attribute for the entity type (UA has no column for it)
+META_LINES = "ua lines"  # document.meta: (sentence index, node id) -> the line as read, cut into fields
+META_HEADER = "ua header"  # document.meta: the comment lines before the first sentence, as read
+META_DECLARED = "ua columns"  # document.meta: the columns its file declared
+META_OPEN_END = "ua open end"  # document.meta: its last sentence has no blank line after it
+META_OPENINGS = "ua openings"  # document.meta: MarkableID -> each of its brackets' attributes as read
+META_NAMED_CLOSINGS = "ua named closings"  # document.meta: closing brackets name their markables (markable_1))
+_FIELD = re.compile(r"\S+")
+
+
+def read_ua(path: str | Path, lenient: bool = False, report: Report | None = None,
+            cross_sentence: str = "parts") -> Corpus:
+    """A CoNLL-UA file as a corpus (see the module)."""
+    report = report if report is not None else Report()
+    with paused_gc():
+        return parse_ua(read_text(path), str(path), lenient, report, cross_sentence)
+
+
+def parse_ua(text: str, path: str = "<string>", lenient: bool = False, report: Report | None = None,
+             cross_sentence: str = "parts") -> Corpus:
+    check_choice("cross_sentence", cross_sentence, CROSS_SENTENCE_POLICIES)
+    report = report if report is not None else Report()
+    reader = _Reader(path, Problems(path, lenient, report), cross_sentence)
+    lines = text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
+    for number, line in enumerate(lines, 1):
+        reader.line(number, line)
+    reader.finish()
+    return Corpus(reader.documents, meta={"source": path})
+
+
+class _Reader:
+    def __init__(self, path: str, problem: Problems, cross_sentence: str) -> None:
+        self.path = path
+        self.problem = problem
+        self.cross_sentence = cross_sentence
+        self.columns: tuple[str, ...] = COLUMNS
+        self.documents: list[Document] = []
+        self.document: Document | None = None
+        self.header: list[str] = []  # comment lines before a document's first sentence
+        self.comments: list[str | CommentSlot] = []
+        self.sentence: Sentence | None = None
+        self.markables: dict[str, dict] = {}  # MarkableID -> {"entity", "attrs", "parts": [[nodes]], "line"}
+        self.stack: list[tuple[str, int]] = []  # open (MarkableID, part index)
+        self.bridges: list[tuple[str, str, int]] = []  # (anaphor MarkableID, anchor MarkableID, line)
+
+    # -- lines ---------------------------------------------------------------------------------------------------
+
+    def line(self, number: int, line: str) -> None:
+        if line.startswith("#"):
+            self.comment(number, line)
+        elif not line.strip():
+            self.end_sentence(closed=True)
+        else:
+            self.token(number, line)
+
+    def comment(self, number: int, line: str) -> None:
+        if line.startswith("# global.columns"):
+            names = tuple(line.partition("=")[2].split())
+            if "ID" not in names or "IDENTITY" not in names:
+                self.problem(number, "global.columns without ID or IDENTITY", line)
+                return
+            self.columns = names
+            self.header.append(line)
+        elif line.startswith("# newdoc"):
+            self.end_document()
+            self.document = self.new_document(line.partition("=")[2].strip() or None)
+            self.header.append(line)
+        elif self.sentence is None and self.document is None:
+            self.header.append(line)
+        else:
+            self.comments.append(line)
+
+    def token(self, number: int, line: str) -> None:
+        fields = line.split("\t") if "\t" in line else _FIELD.findall(line)
+        identity_at = self.columns.index("IDENTITY")
+        if len(fields) > len(self.columns) or len(fields) <= identity_at:
+            self.problem(number, "columns that disagree with global.columns",
+                         f"{len(fields)} fields, {len(self.columns)} declared")
+            return
+        if self.document is None:
+            self.document = self.new_document(None)
+        if self.sentence is None:
+            self.start_sentence()
+        assert self.sentence is not None and self.document is not None
+        values = dict(zip(self.columns, fields))
+        node_id = values["ID"]
+        conllu = "\t".join(values.get(name, "_") for name in CONLLU)
+        node = self.sentence.add_node(Node.from_line(conllu, node_id))
+        self.document.meta[META_LINES][(self.sentence.index, node_id)] = (line, fields)
+        kept = [name for name in KEPT_WITH_LINE if values.get(name, "_") not in ("_", "")]
+        for name in kept:
+            self.problem.report.add(f"UA {name} kept with its line only (written back to UA, not to other formats)",
+                                    f"{self.path}:{number}")
+        self.identity(number, node, values.get("IDENTITY", "_"))
+        bridging = values.get("BRIDGING", "_")
+        if bridging not in ("_", ""):
+            for item in bridging.split("(")[1:]:
+                info = _attributes(item.rstrip(")"))
+                if "MarkableID" not in info or "MentionAnchor" not in info:
+                    self.problem(number, "bridging without MarkableID or MentionAnchor", bridging)
+                    continue
+                self.bridges.append((info["MarkableID"], info["MentionAnchor"], number))
+
+    def identity(self, number: int, node: Node, cell: str) -> None:
+        if cell in ("_", ""):
+            return
+        closings, *openings = cell.split("(")
+        if closings:
+            if node.is_empty:
+                self.problem(number, "a zero closes a markable", cell)
+            if closings.strip(")"):  # closings that name their markables (crossing markables): markable_1)
+                assert self.document is not None
+                self.document.meta[META_NAMED_CLOSINGS] = True
+                for markable in filter(None, closings.split(")")):
+                    open_parts = [i for i, (m, _p) in enumerate(self.stack) if m == markable]
+                    if not open_parts:
+                        self.problem(number, "unbalanced markable brackets", f"{cell!r}: {markable} is not open")
+                        return
+                    _m, part = self.stack.pop(open_parts[-1])
+                    self.markables[markable]["parts"][part].append(node)
+            else:
+                for _char in closings:
+                    if not self.stack:
+                        self.problem(number, "unbalanced markable brackets", f"{cell!r}: nothing open to close")
+                        return
+                    markable, part = self.stack.pop()
+                    self.markables[markable]["parts"][part].append(node)
+        for opening in openings:
+            single = opening.endswith(")")
+            info = _attributes(opening[:-1] if single else opening)
+            if "MarkableID" not in info or "EntityID" not in info:
+                self.problem(number, "a markable without EntityID or MarkableID", opening)
+                continue
+            if info["EntityID"].endswith(escape_value(NON_REFERRING)):
+                self.problem.report.add("UA non-referring markable (EntityID ...-Pseudo): an entity of its own",
+                                        f"{self.path}:{number}")
+            markable = info["MarkableID"]
+            entry = self.markables.setdefault(markable, {"entity": info["EntityID"], "attrs": info, "parts": [],
+                                                          "line": number})
+            if entry["entity"] != info["EntityID"]:
+                self.problem(number, "one MarkableID in two entities", markable)
+                continue
+            entry["parts"].append([node])
+            assert self.document is not None
+            self.document.meta[META_OPENINGS].setdefault(markable, []).append(opening[:-1] if single else opening)
+            if not single:
+                if node.is_empty:
+                    self.problem(number, "a zero opens a markable of several tokens", opening)
+                    entry["parts"].pop()
+                    continue
+                self.stack.append((markable, len(entry["parts"]) - 1))
+
+    # -- structure -----------------------------------------------------------------------------------------------
+
+    def new_document(self, document_id: str | None) -> Document:
+        document = Document(id=document_id, source=self.path)
+        document.meta[META_LINES] = {}
+        document.meta[META_DECLARED] = self.columns
+        document.meta[META_OPENINGS] = {}
+        return document
+
+    def start_sentence(self) -> None:
+        assert self.document is not None
+        self.sentence = self.document.add_sentence(Sentence())
+        for comment in self.comments:
+            assert isinstance(comment, str)
+            key, _, value = comment[1:].partition("=")
+            if key.strip() == "sent_id" and comment == f"# sent_id = {value.strip()}":
+                self.sentence.id = value.strip()
+                self.sentence.comments.append(CommentSlot.SENT_ID)
+            elif key.strip() == "text" and comment == f"# text = {value.strip()}":
+                self.sentence.text = value.strip()
+                self.sentence.comments.append(CommentSlot.TEXT)
+            else:
+                self.sentence.comments.append(comment)
+        if self.sentence.id is None:
+            self.sentence.id = made_sentence_id(self.document.id or "document", self.sentence.index + 1)
+        self.comments = []
+
+    def end_sentence(self, closed: bool = False) -> None:
+        """The sentence ends (``closed``: at a blank line; else at the end of the document or file, which the writer
+        keeps)."""
+        if self.sentence is None:
+            return
+        assert self.document is not None
+        self.document.meta[META_OPEN_END] = not closed
+        if self.stack:
+            for markable, _part in self.stack:
+                self.problem(self.markables[markable]["line"], "unbalanced markable brackets",
+                             f"{markable} is still open at the end of its sentence")
+                self.markables[markable]["parts"].pop()
+            self.stack = []
+        self.sentence = None
+
+    def end_document(self) -> None:
+        self.end_sentence()
+        if self.document is None:
+            return
+        document = self.document
+        document.meta[META_HEADER] = self.header
+        self.header = []
+        self.build(document)
+        self.documents.append(document)
+        self.document = None
+        self.markables = {}
+        self.bridges = []
+
+    def finish(self) -> None:
+        self.end_document()
+
+    def build(self, document: Document) -> None:
+        """Entities, mentions, split antecedents and bridges from the markables read."""
+        entities: dict[str, Entity] = {}
+        mentions: dict[str, Mention] = {}
+        elements: dict[str, list[str]] = {}  # plural entity id -> its element entity ids, in order
+        for markable, entry in self.markables.items():
+            parts = [part for part in entry["parts"] if part]
+            if not parts:
+                continue
+            by_sentence: dict[int, list[list[Node]]] = {}
+            for part in parts:
+                by_sentence.setdefault(part[0].sentence.index, []).append(part)  # type: ignore[union-attr]
+            if len(by_sentence) > 1:
+                self.problem.report.add(f"a markable over several sentences ({self.cross_sentence})",
+                                        f"{self.path}:{entry['line']}: {markable}")
+                if self.cross_sentence == "drop":
+                    continue
+            groups = list(by_sentence.values())
+            if self.cross_sentence == "first-part":
+                groups = groups[:1]
+            entity_id = entry["entity"]
+            entity = entities.get(entity_id) or document.new_entity(entity_id)
+            entities[entity_id] = entity
+            attrs = {k: v for k, v in entry["attrs"].items() if k not in ("EntityID", "ElementOf", ENTITY_TYPE)}
+            if ENTITY_TYPE in entry["attrs"] and entity.type is None:
+                entity.type = entry["attrs"][ENTITY_TYPE]
+            for group in groups:
+                words = _span(group)
+                head = _min_head(attrs.get("Min"), words)
+                mention = document.add_mention(entity, words, head,
+                                               **{k: v for k, v in attrs.items() if k != "Min" or head is None})
+                mentions.setdefault(markable, mention)
+            for plural in filter(None, entry["attrs"].get("ElementOf", "").split(",")):
+                mentions[markable].attrs.setdefault("ElementOf", entry["attrs"]["ElementOf"])
+                elements.setdefault(plural, [])
+                if entity_id not in elements[plural]:
+                    elements[plural].append(entity_id)
+        for plural, members in elements.items():
+            if plural not in entities or any(m not in entities for m in members):
+                self.problem(None, "an ElementOf naming no entity", f"{plural}: {', '.join(members)}")
+                continue
+            if len(members) >= 2:
+                document.add_split_antecedent(entities[plural], [entities[m] for m in members])
+            else:
+                anchor = next(m for m in entities[members[0]].mentions if "ElementOf" in m.attrs)
+                document.add_bridge(anchor, entities[plural], ELEMENT_OF)
+        for anaphor, anchor, number in self.bridges:
+            if anaphor not in mentions or anchor not in mentions:
+                self.problem(number, "a bridging anchor to a missing markable", f"{anaphor} -> {anchor}")
+                continue
+            if mentions[anchor].entity is mentions[anaphor].entity:
+                self.problem(number, "a bridge inside one entity", f"{anaphor} -> {anchor}")
+                continue
+            document.add_bridge(mentions[anaphor], mentions[anchor].entity, anchor)  # type: ignore[arg-type]
+
+
+def _min_head(value: str | None, words: list[Node]) -> Node | None:
+    """The word a one-token minimal span (``Min=7``, a document's 1-based token number) names, where it lies in the
+    mention: the mention's head. A longer minimal span is no head: it stays the attribute Min."""
+    if value is None or not value.isdigit():
+        return None
+    return next((w for w in words if not w.is_empty and _document_position(w) == int(value)), None)
+
+
+def _attributes(text: str) -> dict[str, str]:
+    """A markable's ``key=value`` items; values in the model's (CorefUD's) escaped form: ``5-Pseudo`` is
+    ``5%2DPseudo`` there, so that every format can write it."""
+    return {item.partition("=")[0]: escape_value(item.partition("=")[2]) for item in text.split("|") if item}
+
+
+def _span(parts: list[list[Node]]) -> list[Node]:
+    """The nodes of a markable's parts (each its first and last node): every node from first to last of a part."""
+    words: list[Node] = []
+    for part in parts:
+        first, last = part[0], part[-1]
+        nodes = first.sentence.nodes  # type: ignore[union-attr]
+        words.extend(n for n in nodes[first.position:last.position + 1] if not n.is_empty or n is first)
+    seen: set[int] = set()
+    return [w for w in sorted(words, key=lambda n: n.position) if not (id(w) in seen or seen.add(id(w)))]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------------------------------------------
+
+def write_ua(corpus: Corpus, path: str | Path, report: Report | None = None) -> None:
+    report = report if report is not None else Report()
+    atomic_write_text(path, format_ua(corpus, report))
+
+
+def format_ua(corpus: Corpus, report: Report) -> str:
+    lines: list[str] = []
+    for number, document in enumerate(corpus.documents):
+        lines.extend(_Writer(document, report, first=number == 0).lines())
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+class _Writer:
+    def __init__(self, document: Document, report: Report, first: bool) -> None:
+        self.document = document
+        self.report = report
+        self.first = first
+        self.read = document.meta.get(META_LINES, {})
+        self.markable_ids = self._markable_ids()
+        self.element_of = self._element_of()
+        self._count_losses()
+
+    def _count_losses(self) -> None:
+        """What UA markables cannot hold."""
+        document, report = self.document, self.report
+        for entity in document.entities:
+            if entity.attrs:
+                report.add("UA: entity attributes not written (markables have no entity level)",
+                           f"{document.id}: {entity.id}", len(entity.attrs))
+        links = sum(1 for m in document.mentions if m.link is not None)
+        if links:
+            report.add("UA: mention link types not written", str(document.id), links)
+        typed = sum(1 for m in document.mentions if m.etype is not None)
+        if typed:
+            report.add("UA: a mention's own entity type not written (its entity's is)", str(document.id), typed)
+
+    def lines(self) -> list[str]:
+        document = self.document
+        header = document.meta.get(META_HEADER)
+        if header is not None:
+            lines = list(header)
+        else:
+            lines = [f"# global.columns = {' '.join(COLUMNS)}"] if self.first else []
+            lines.append(f"# newdoc id = {document.id or 'document'}")
+        identity, bridging = self._cells()
+        for sentence in document.sentences:
+            lines.extend(_comments(sentence))
+            for node in sentence.nodes:
+                cells = (identity.get(id(node), "_"), bridging.get(id(node), "_"))
+                lines.append(self._line(sentence, node, cells))
+            lines.append("")
+        if document.meta.get(META_OPEN_END) and lines and lines[-1] == "":
+            lines.pop()
+        return lines
+
+    def _line(self, sentence: Sentence, node: Node, cells: tuple[str, str]) -> str:
+        read = self.read.get((sentence.index, node.id))
+        if read is None:
+            return "\t".join([*node.columns(), misc_text(node), *cells, "_", "_", "_"])
+        line, fields = read
+        names = self.document.meta.get(META_DECLARED, COLUMNS)
+        values = dict(zip(names, fields))
+        if values.get("IDENTITY", "_") == cells[0] and values.get("BRIDGING", "_") == cells[1] \
+                and node._line is not None:
+            return line
+        values.update({"IDENTITY": cells[0], **({"BRIDGING": cells[1]} if "BRIDGING" in names else {})})
+        values.update(dict(zip(CONLLU, [*node.columns(), misc_text(node)])))
+        return "\t".join(values.get(name, "_") for name in names)
+
+    def _markable_ids(self) -> dict[int, str]:
+        ids: dict[int, str] = {}
+        taken = {m.attrs["MarkableID"] for m in self.document.mentions if "MarkableID" in m.attrs}
+        made = 0
+        for mention in sorted(self.document.mentions, key=lambda m: m.order):
+            if "MarkableID" in mention.attrs:
+                ids[id(mention)] = mention.attrs["MarkableID"]
+                continue
+            made += 1
+            while f"markable_{made}" in taken:
+                made += 1
+            ids[id(mention)] = f"markable_{made}"
+            taken.add(ids[id(mention)])
+        if made:
+            self.report.add("UA MarkableID made from the mention's order (none annotated)", str(self.document.id), made)
+        return ids
+
+    def _element_of(self) -> dict[int, list[str]]:
+        """Mention -> the plural entities its entity is an element of: on the mention that carried ElementOf where
+        one did, else on the entity's first mention."""
+        plurals: dict[int, list[str]] = {}  # entity -> plural entity ids
+        for split in self.document.split_antecedents:
+            for member in split.antecedents:
+                plurals.setdefault(id(member), []).append(split.entity.id)
+        for bridge in self.document.bridges:
+            if bridge.label == ELEMENT_OF:
+                plurals.setdefault(id(bridge.anaphor.entity), []).append(bridge.antecedent.id)
+        result: dict[int, list[str]] = {}
+        for entity in self.document.entities:
+            if id(entity) not in plurals or not entity.mentions:
+                continue
+            read = {id(m): m.attrs["ElementOf"].split(",") for m in entity.mentions if "ElementOf" in m.attrs}
+            if {p for values in read.values() for p in values} == set(plurals[id(entity)]):
+                result.update(read)  # as read, on the mentions that carried it
+            else:
+                result[id(entity.mentions[0])] = plurals[id(entity)]
+        return result
+
+    def _attributes(self, mention: Mention) -> str:
+        entity = mention.entity
+        assert entity is not None
+        items = [f"EntityID={unescape_value(entity.id)}", f"MarkableID={unescape_value(self.markable_ids[id(mention)])}"]
+        if "Min" not in mention.attrs and mention.head is not None and not mention.head.is_empty:
+            items.append(f"Min={_document_position(mention.head)}")  # a one-token minimal span: the head
+        items += [f"{k}={unescape_value(v)}" for k, v in mention.attrs.items() if k not in ("MarkableID", "ElementOf")]
+        if entity.type is not None and mention is entity.mentions[0] and not self.read:
+            items.append(f"{ENTITY_TYPE}={unescape_value(entity.type)}")
+        if id(mention) in self.element_of:
+            items.append(f"ElementOf={','.join(unescape_value(e) for e in self.element_of[id(mention)])}")
+        return "|".join(items)
+
+    def _cells(self) -> tuple[dict[int, str], dict[int, str]]:
+        opening: dict[int, list[tuple[int, str, bool]]] = {}
+        closing: dict[int, list[tuple[tuple, str]]] = {}  # node -> (where the part opened, its MarkableID)
+        read = self.document.meta.get(META_OPENINGS, {})
+        for mention in self.document.mentions:
+            attrs = self._attributes(mention)
+            parts = mention.parts()
+            # A discontinuous markable's brackets may each carry their own attributes (Min): as read while the
+            # first still renders so.
+            as_read = read.get(self.markable_ids[id(mention)], [])
+            per_part = as_read if len(as_read) == len(parts) and as_read[:1] == [attrs] else [attrs] * len(parts)
+            for part, part_attrs in zip(parts, per_part):
+                single = len(part) == 1
+                opening.setdefault(id(part[0]), []).append((-part[-1].position, part_attrs, single))
+                if not single:
+                    closing.setdefault(id(part[-1]), []).append((part[0].order, self.markable_ids[id(mention)]))
+        # Bare closings pop the last opened markable: where mentions cross, closings must name their markables.
+        named = self.document.meta.get(META_NAMED_CLOSINGS) or _crossing(self.document) > 0
+        identity: dict[int, str] = {}
+        for node in self.document.nodes():
+            opened = sorted(opening.get(id(node), []), key=lambda item: (item[2], item[0]))
+            closed = [markable for _start, markable in sorted(closing.get(id(node), []), reverse=True)]
+            cell = ("".join(f"{m})" for m in closed) if named else ")" * len(closed)) + "".join(
+                f"({attrs}{')' if single else ''}" for _end, attrs, single in opened)
+            if cell:
+                identity[id(node)] = cell
+        bridging: dict[int, str] = {}
+        for bridge in self.document.bridges:
+            if bridge.label == ELEMENT_OF:
+                continue
+            anchor = self._anchor(bridge)
+            if anchor is None:
+                self.report.add("UA bridge not written (its antecedent entity has no mention)", str(self.document.id))
+                continue
+            node = bridge.anaphor.words[0]
+            bridging[id(node)] = bridging.get(id(node), "") + (
+                f"(MarkableID={unescape_value(self.markable_ids[id(bridge.anaphor)])}|"
+                f"MentionAnchor={unescape_value(anchor)})")
+        return identity, bridging
+
+    def _anchor(self, bridge) -> str | None:
+        """The anchor markable: the one named when read, else the antecedent's nearest mention before the anaphor."""
+        by_id = {self.markable_ids[id(m)]: m for m in bridge.antecedent.mentions}
+        if bridge.label in by_id:
+            return bridge.label
+        before = [m for m in bridge.antecedent.mentions if m.order < bridge.anaphor.order]
+        chosen = max(before, key=lambda m: m.order) if before else min(bridge.antecedent.mentions,
+                                                                        key=lambda m: m.order, default=None)
+        return self.markable_ids[id(chosen)] if chosen is not None else None
+
+
+def _comments(sentence: Sentence) -> list[str]:
+    """A sentence's comment lines in UA: sent_id and text from the sentence, other comments as they are (CorefUD's
+    document header and global.Entity have no place there)."""
+    lines: list[str] = []
+    for comment in sentence.comments:
+        if comment is CommentSlot.SENT_ID:
+            lines.append(f"# sent_id = {sentence.id}")
+        elif comment is CommentSlot.TEXT and sentence.text is not None:
+            lines.append(f"# text = {sentence.text}")
+        elif isinstance(comment, str) and not comment.startswith(("# newdoc", "# global.Entity")):
+            lines.append(comment)
+    if CommentSlot.SENT_ID not in sentence.comments and not any(
+            isinstance(c, str) and c.startswith("# sent_id") for c in sentence.comments):
+        lines.insert(0, f"# sent_id = {sentence.id}")
+    return lines
+
+
+def _document_position(node: Node) -> int:
+    """A node's 1-based number among the document's words (Min's numbering)."""
+    document = node.sentence.document  # type: ignore[union-attr]
+    number = 0
+    for sentence in document.sentences:  # type: ignore[union-attr]
+        for other in sentence.nodes:
+            if other.is_empty:
+                continue
+            number += 1
+            if other is node:
+                return number
+    return number
+
+
+def _crossing(document: Document) -> int:
+    spans = [(m.words[0].order, m.words[-1].order) for m in document.mentions if m.words]
+    spans.sort(key=lambda s: (s[0], (-s[1][0], -s[1][1])))
+    crossing, open_ends = 0, []
+    for start, end in spans:
+        open_ends = [e for e in open_ends if e >= start]
+        crossing += sum(1 for e in open_ends if e < end)
+        open_ends.append(end)
+    return crossing

@@ -1,0 +1,99 @@
+"""CoNLL-UA (Universal Anaphora): every shared UA case reads and writes back byte for byte, markables map to the
+model as the UA scorer reads them, and CorefUD -> UA -> CorefUD keeps what UA can hold and names what it cannot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import harmonize
+from harmonize.converters.ua import format_ua, parse_ua
+from harmonize.errors import FormatError, Report
+from tests.conftest import file_params, shared, shared_files
+
+UA_CASES = "corefud-samples", "corefud-scorer", "tests-ua"
+CASES = [p for pattern in ("**/*.key", "**/*.response", "**/*.sys") for p in shared_files(pattern, *UA_CASES)]
+
+
+@pytest.mark.parametrize("path", file_params(sorted(CASES), "the UA scorer's test cases"))
+def test_every_shared_ua_case_comes_back_byte_for_byte(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert format_ua(parse_ua(text, str(path)), Report()) == text
+
+
+def test_split_antecedents_plural_markables_and_zeros() -> None:
+    folder = shared(*UA_CASES)
+    (plural,) = parse_ua((folder / "plural" / "TC-PB.key").read_text(encoding="utf-8")).documents
+    splits = {s.entity.id: sorted(e.id for e in s.antecedents) for s in plural.split_antecedents}
+    assert splits == {"4": ["1", "2"], "5": ["1", "3"]}  # ElementOf=4,5 on markable_a, ElementOf=4 and =5 elsewhere
+    (zeros,) = parse_ua((folder / "zeros" / "TC-ZA.key").read_text(encoding="utf-8")).documents
+    assert any(m.words[0].is_empty for m in zeros.mentions)
+    (crafted,) = parse_ua((folder / "discontinuous-craft" / "TC-O.key").read_text(encoding="utf-8")).documents
+    assert any(m.is_discontinuous for m in crafted.mentions)  # one MarkableID in two brackets
+
+
+def test_crossing_markables_name_their_closings() -> None:
+    folder = shared(*UA_CASES, "partial-match-corefud", "overlapping_mentions")
+    text = (folder / "TC-OLMA.key").read_text(encoding="utf-8")
+    corpus = parse_ua(text)
+    assert "markable_1)" in text and format_ua(corpus, Report()) == text
+
+
+BAD = [
+    ("unbalanced markable brackets", "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t)\t_\t_\t_\t_"),
+    ("a markable without EntityID or MarkableID", "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t(SemType=dn)\t_\t_\t_\t_"),
+    ("columns that disagree with global.columns", "1\ta\t_\t_\t_"),
+    ("an ElementOf naming no entity", "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=m1|ElementOf=9)\t_\t_\t_\t_"),
+    ("a bridging anchor to a missing markable",
+     "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=m1)\t(MarkableID=m1|MentionAnchor=m7)\t_\t_\t_"),
+]
+
+
+@pytest.mark.parametrize(("reason", "line"), BAD, ids=[b[0] for b in BAD])
+def test_bad_lines_name_file_line_and_reason(reason: str, line: str, tmp_path: Path) -> None:
+    path = tmp_path / "bad.conllua"
+    path.write_text(f"# newdoc id = d\n# sent_id = s1\n{line}\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=reason) as caught:
+        harmonize.read(path, "ua")
+    assert str(caught.value).startswith(str(path))
+    lenient = Report()
+    harmonize.read(path, "ua", lenient=True, report=lenient)
+    assert any(reason in counted for counted in lenient.counts)
+
+
+@pytest.mark.parametrize("name", ["GUM_academic_exposure", "GENTLE_poetry_death"])
+def test_corefud_through_ua_keeps_what_ua_holds_and_names_the_rest(name: str, tmp_path: Path) -> None:
+    source = shared("gum", "v11.1.0", "dep", f"{name}.conllu")
+    original = harmonize.read(source).documents[0]
+    written = harmonize.convert([source], "corefud", "ua", tmp_path / f"{name}.conllua", rules="corefud",
+                                warn_losses=False)
+    back = harmonize.read(tmp_path / f"{name}.conllua", "ua").documents[0]
+    ruled = harmonize.read(tmp_path / f"{name}.conllua", "ua")  # heads came from the rules: UA's Min keeps them
+
+    def entities(document) -> list:
+        return sorted((tuple((m.sentence.index, tuple(w.id for w in m.words)) for m in e.mentions), e.type)
+                      for e in document.entities)
+
+    assert entities(back) == entities(original)
+    assert len(back.bridges) == len(original.bridges) and len(back.split_antecedents) == len(
+        original.split_antecedents)
+    assert all(m.head is not None for d in ruled for m in d.mentions)
+    lost = written.report.counts
+    assert any("link types not written" in reason for reason in lost)
+    assert any("MarkableID made" in reason for reason in lost)
+    again = tmp_path / "again.conllu"
+    harmonize.convert([tmp_path / f"{name}.conllua"], "ua", "corefud", again, warn_losses=False)
+    assert harmonize.score(source, again, mode="exact", singletons=True).conll == 1.0
+
+
+def test_a_non_referring_markable_goes_through_corefud_and_back(tmp_path: Path) -> None:
+    path = tmp_path / "pseudo.conllua"
+    path.write_text("# newdoc id = d\n# sent_id = s1\n1\tIt\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=5-Pseudo|MarkableID=m1)"
+                    "\t_\t_\t_\t_\n2\trains\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\n", encoding="utf-8")
+    conllu = tmp_path / "pseudo.conllu"
+    result = harmonize.convert([path], "ua", "corefud", conllu, warn_losses=False)
+    assert any("non-referring" in reason for reason in result.report.counts)
+    back = tmp_path / "back.conllua"
+    harmonize.convert([conllu], "corefud", "ua", back, warn_losses=False)
+    assert "(EntityID=5-Pseudo|MarkableID=m1|" in back.read_text(encoding="utf-8")
