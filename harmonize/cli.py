@@ -858,20 +858,10 @@ def _validate_cross_document(train: Path, dev: Path, source: str, scope: str, de
 
 
 def _count_file(job: tuple) -> tuple[dict, Report]:
-    """Worker: read one file and count it (errors travel back as HarmonizeError)."""
-    from harmonize.stats import count
+    """Worker: `harmonize.stats.count_file` (errors travel back as HarmonizeError)."""
+    from harmonize.stats import count_file
 
-    path, source, lenient, by, singletons, split_of, read_options, parse, parse_overwrite = job
-    report = Report()
-    corpus = get_format(source, "read").read(path, lenient, report, read_options)
-    if parse != NO_PARSING:
-        from harmonize.parsing.trees import parse_corpus
-
-        parse_corpus(corpus, parse, report, parse_overwrite)
-    if split_of:
-        for document in corpus:
-            document.meta.setdefault("split", split_of.get(document.id))
-    return count(corpus, by, singletons), report
+    return count_file(*job)
 
 
 def _gum_splits(files: list[Path]) -> dict[str, str]:

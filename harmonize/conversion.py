@@ -202,13 +202,15 @@ def convert_file(
     """Read one file, apply the steps (parsing, rules), write it in the target format, free the model at once;
     return what was dropped or changed. With several ``workers``, a large CorefUD file written as CorefUD goes in
     pieces (unless a rule needs the whole corpus at once)."""
-    if workers > 1 and reader.name == writer.name == "corefud" and not in_path.is_dir() \
+    if reader.name == writer.name == "corefud" and not in_path.is_dir() \
             and in_path.stat().st_size >= PIECE_BYTES and steps.per_document:
-        from harmonize.converters.corefud import document_pieces
+        from harmonize.converters.corefud import document_pieces, piece_count
 
         data = in_path.read_bytes()
         # Steps may change which fields a document's brackets need: then a piece must restate its header itself.
-        pieces = document_pieces(data, workers * PIECES_PER_WORKER, own_header=steps.edits_heads)
+        # Pieces are bounded in size, so that memory follows a piece and not the file, whatever the workers.
+        pieces = document_pieces(data, piece_count(len(data), workers * PIECES_PER_WORKER if workers > 1 else 1),
+                                 own_header=steps.edits_heads)
         del data
         if len(pieces) > 1:
             return _convert_in_pieces(in_path, out_path, pieces, lenient, steps, workers)
@@ -230,6 +232,12 @@ def _convert_in_pieces(in_path: Path, out_path: Path, pieces: list, lenient: boo
     out_path.parent.mkdir(parents=True, exist_ok=True)
     parts = [out_path.with_name(f".{out_path.name}.{index}.part") for index in range(len(pieces))]
     try:
+        if workers < 2:  # one after another in this process: memory follows one piece
+            report = Report()
+            for piece, part in zip(pieces, parts):
+                report.merge(_convert_piece((in_path, piece, part, lenient, steps), release=True))
+            atomic_write_parts(out_path, parts)
+            return report
         with ProcessPoolExecutor(max_workers=min(workers, len(pieces))) as pool:
             futures = [pool.submit(_convert_piece, (in_path, piece, part, lenient, steps))
                        for piece, part in zip(pieces, parts)]
@@ -247,7 +255,7 @@ def _convert_in_pieces(in_path: Path, out_path: Path, pieces: list, lenient: boo
     return report
 
 
-def _convert_piece(job: tuple) -> Report:
+def _convert_piece(job: tuple, release: bool = False) -> Report:
     """Worker: one piece of a CorefUD file, read, parsed and ruled, and written to its part file."""
     from harmonize.converters.corefud import format_corefud, parse_corefud
 
@@ -265,8 +273,10 @@ def _convert_piece(job: tuple) -> Report:
     corpus = parse_corefud(text, str(in_path), lenient, report, piece=piece)
     steps.apply(corpus, report)
     part.write_bytes(format_corefud(corpus, report, piece).encode("utf-8"))
-    # Not released: the worker ends with the conversion, and its pieces together hold no more than the whole file
-    # would in one go; releasing costs a tenth of a piece's time.
+    # In a worker, not released: the worker ends with the conversion, and releasing costs a tenth of a piece's
+    # time. In this process (``release``), freed now: the collector is paused during a conversion.
+    if release:
+        corpus.release()
     return report
 
 

@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
 
-from harmonize.errors import Problems, Report
+from harmonize.errors import FormatError, Problems, Report
 from harmonize.io import atomic_write_text, paused_gc, read_text
 from harmonize.schemas.heads import tree_head
 from harmonize.schemas.model import (
@@ -147,6 +148,40 @@ def document_pieces(data: bytes, count: int, own_header: bool = False) -> list[P
             line += data.count(b"\n", pieces[-1].start, start)
         pieces.append(Piece(start, end, line, _header_before(data, start)))
     return pieces
+
+
+# A piece of a large file read at once holds about this many bytes: memory follows the piece, not the file.
+STREAM_PIECE_BYTES = 8 << 20
+
+
+def piece_count(size: int, at_least: int = 1) -> int:
+    """How many pieces a file of ``size`` bytes is cut into: ``at_least`` (one per worker, say), and enough that
+    none is much larger than `STREAM_PIECE_BYTES`."""
+    return max(at_least, -(-size // STREAM_PIECE_BYTES))
+
+
+def stream_corefud(path: str | Path, lenient: bool = False, report: Report | None = None,
+                   own_header: bool = False) -> Iterator[tuple[Corpus, Piece]]:
+    """The documents of a CorefUD file, a piece of whole documents at a time (see `document_pieces`), so that
+    memory follows the largest piece rather than the file. Only the piece being read is held (besides the file's
+    bytes while it is cut)."""
+    path = Path(path)
+    report = report if report is not None else Report()
+    data = path.read_bytes()
+    pieces = document_pieces(data, piece_count(len(data)), own_header)
+    del data
+    with open(path, "rb") as handle:
+        for piece in pieces:
+            handle.seek(piece.start)
+            chunk = handle.read(piece.end - piece.start)
+            try:
+                text = chunk.decode("utf-8")
+            except UnicodeDecodeError as error:
+                line = piece.first_line + chunk.count(b"\n", 0, error.start)
+                raise FormatError(str(path), line, f"not UTF-8: {error.reason} at byte {piece.start + error.start}"
+                                  ) from None
+            del chunk
+            yield parse_corefud(text, str(path), lenient, report, piece=piece), piece
 
 
 def _starts_document(data: bytes, start: int, own_header: bool) -> bool:

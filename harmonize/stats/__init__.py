@@ -42,10 +42,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pandas as pd
 
 from harmonize.converters.surface import document_text
+from harmonize.errors import Report
 from harmonize.io import paused_gc
 from harmonize.schemas.heads import ud_head
 from harmonize.schemas.model import Corpus, Document, Mention
@@ -264,6 +266,40 @@ def count(
             name = key(document) if key is not None else group_key(document, by)
             _count(document, groups.setdefault(name, Counts()), singletons)
     return groups
+
+
+def count_file(path: Path, source: str = "corefud", lenient: bool = False, by: str | None = None,
+               singletons: bool = True, split_of: dict[str, str] | None = None,
+               read_options: dict[str, str] | None = None, parse: str = "none", parse_overwrite: bool = False
+               ) -> tuple[dict[str, Counts], Report]:
+    """Per-group counts of one input file (``split_of``: document -> split, for ``by="split"``), with the report
+    of reading it. A large CorefUD file is read a piece of whole documents at a time, each counted and freed, so
+    that memory follows a piece, not the file."""
+    from harmonize.converters import get_format
+    from harmonize.converters.corefud import STREAM_PIECE_BYTES, stream_corefud
+    from harmonize.parsing import NO_PARSING
+
+    report = Report()
+    if source == "corefud" and not read_options and path.is_file() and path.stat().st_size > STREAM_PIECE_BYTES:
+        corpora = (corpus for corpus, _piece in stream_corefud(path, lenient, report))
+    else:
+        corpora = iter([get_format(source, "read").read(path, lenient, report, read_options)])
+    groups: dict[str, Counts] = {}
+    for corpus in corpora:
+        if parse != NO_PARSING:
+            from harmonize.parsing.trees import parse_corpus
+
+            parse_corpus(corpus, parse, report, parse_overwrite)
+        if split_of:
+            for document in corpus:
+                document.meta.setdefault("split", split_of.get(document.id))
+        for name, counts in count(corpus, by, singletons).items():
+            if name in groups:
+                groups[name].merge(counts)
+            else:
+                groups[name] = counts
+        corpus.release()
+    return groups, report
 
 
 def tables_from_counts(groups: dict[str, Counts], singletons: bool = True, tables: Iterable[str] | None = None
