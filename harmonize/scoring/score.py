@@ -129,12 +129,24 @@ def read_scored(path: str | Path, format: str, read_options: dict[str, str] | No
             documents.extend(reader.score_reader(file))
             report.opened(file)
             continue
-        corpus = reader.read(file, lenient, report, read_options)
-        if parse is not None:
-            parse_corpus(corpus, parse, report, parse_overwrite)
-        documents.extend(scored_documents(corpus, mode, forms))
-        corpus.release()  # freed now by reference counting, not later by a collector pass over the whole model
+        for corpus in _corpora(file, reader, lenient, report, read_options):
+            if parse is not None:
+                parse_corpus(corpus, parse, report, parse_overwrite)
+            documents.extend(scored_documents(corpus, mode, forms))
+            corpus.release()  # freed now by reference counting, not later by a collector pass over the whole model
     return documents, report
+
+
+def _corpora(file: Path, reader, lenient: bool, report: Report, read_options: dict[str, str] | None):
+    """The file's documents as corpora: a large CorefUD file a piece of whole documents at a time (only what the
+    scorer needs of each is kept), any other file at once."""
+    from harmonize.converters.corefud import STREAM_PIECE_BYTES, stream_corefud
+
+    if reader.name == "corefud" and not read_options and file.stat().st_size > STREAM_PIECE_BYTES:
+        report.opened(file)
+        yield from (corpus for corpus, _piece in stream_corefud(file, lenient, report))
+    else:
+        yield reader.read(file, lenient, report, read_options)
 
 
 def align(key: list[ScoredDocument], response: list[ScoredDocument]) -> list[tuple[ScoredDocument, ScoredDocument]]:
