@@ -202,18 +202,20 @@ def convert_file(
     """Read one file, apply the steps (parsing, rules), write it in the target format, free the model at once;
     return what was dropped or changed. With several ``workers``, a large CorefUD file written as CorefUD goes in
     pieces (unless a rule needs the whole corpus at once)."""
-    if reader.name == writer.name == "corefud" and not in_path.is_dir() \
-            and in_path.stat().st_size >= PIECE_BYTES and steps.per_document:
+    if reader.name == writer.name == "corefud" and not in_path.is_dir() and in_path.stat().st_size >= PIECE_BYTES:
         from harmonize.converters.corefud import document_pieces, piece_count
 
         data = in_path.read_bytes()
         # Steps may change which fields a document's brackets need: then a piece must restate its header itself.
-        # Pieces are bounded in size, so that memory follows a piece and not the file, whatever the workers.
-        pieces = document_pieces(data, piece_count(len(data), workers * PIECES_PER_WORKER if workers > 1 else 1),
+        # Pieces are bounded in size, so that memory follows a piece and not the file, whatever the workers; a rule
+        # over the corpus (unique-ids) goes through them one after another, carrying what it needs of the pieces
+        # before.
+        parallel = workers if steps.per_document else 1
+        pieces = document_pieces(data, piece_count(len(data), parallel * PIECES_PER_WORKER if parallel > 1 else 1),
                                  own_header=steps.edits_heads)
         del data
         if len(pieces) > 1:
-            return _convert_in_pieces(in_path, out_path, pieces, lenient, steps, workers)
+            return _convert_in_pieces(in_path, out_path, pieces, lenient, steps, parallel)
     report = Report()
     corpus = reader.read(in_path, lenient, report, read_options)
     steps.apply(corpus, report)
@@ -234,8 +236,11 @@ def _convert_in_pieces(in_path: Path, out_path: Path, pieces: list, lenient: boo
     try:
         if workers < 2:  # one after another in this process: memory follows one piece
             report = Report()
+            from harmonize.rules import carried_between_pieces
+
+            carried = carried_between_pieces()  # what a rule over the corpus keeps of the pieces before
             for piece, part in zip(pieces, parts):
-                report.merge(_convert_piece((in_path, piece, part, lenient, steps), release=True))
+                report.merge(_convert_piece((in_path, piece, part, lenient, steps), release=True, carried=carried))
             atomic_write_parts(out_path, parts)
             return report
         with ProcessPoolExecutor(max_workers=min(workers, len(pieces))) as pool:
@@ -255,7 +260,7 @@ def _convert_in_pieces(in_path: Path, out_path: Path, pieces: list, lenient: boo
     return report
 
 
-def _convert_piece(job: tuple, release: bool = False) -> Report:
+def _convert_piece(job: tuple, release: bool = False, carried: dict | None = None) -> Report:
     """Worker: one piece of a CorefUD file, read, parsed and ruled, and written to its part file."""
     from harmonize.converters.corefud import format_corefud, parse_corefud
 
@@ -271,6 +276,8 @@ def _convert_piece(job: tuple, release: bool = False) -> Report:
                           ) from None
     report = Report()
     corpus = parse_corefud(text, str(in_path), lenient, report, piece=piece)
+    if carried is not None:
+        corpus.meta.update(carried)  # the rules update these objects in place
     steps.apply(corpus, report)
     part.write_bytes(format_corefud(corpus, report, piece).encode("utf-8"))
     # In a worker, not released: the worker ends with the conversion, and releasing costs a tenth of a piece's

@@ -109,3 +109,21 @@ def test_a_header_inside_token_lines_is_not_the_one_in_force(tmp_path: Path) -> 
     second = parse_corefud(data[pieces[1].start :].decode(), lenient=True, report=Report(), piece=pieces[1])
     assert second.documents[0].entity_fields == whole.documents[1].entity_fields == ("eid", "etype", "head")
     assert second.documents[0].entities[0].type == "person"
+
+
+def test_a_rule_over_the_corpus_in_pieces_gives_what_one_go_gives(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """unique-ids needs the ids of every document before: the pieces of a large file go one after another and
+    carry them, with the bytes and the report of one go."""
+    from harmonize.converters import corefud
+
+    source = gum_file(tmp_path, 8)
+    whole = harmonize.convert([source], output=tmp_path / "whole.conllu", rules="corefud", jobs=2, warn_losses=False)
+    monkeypatch.setattr(conversion, "PIECE_BYTES", 0)
+    monkeypatch.setattr(corefud, "STREAM_PIECE_BYTES", source.stat().st_size // 5)  # several pieces
+    pieces = harmonize.convert([source], output=tmp_path / "pieces.conllu", rules="corefud", jobs=2,
+                               warn_losses=False)
+    assert (tmp_path / "pieces.conllu").read_bytes() == (tmp_path / "whole.conllu").read_bytes()
+    assert pieces.total.counts == whole.total.counts
+    assert whole.total.counts["corefud unique-ids: numeric entity ids written e<number>, numbers continuing over the "
+                              "file's documents"] == 8

@@ -89,6 +89,12 @@ def rule_list(spec: str) -> list[Rule]:
     return [RULES[name] for name in names]
 
 
+def carried_between_pieces() -> dict:
+    """What rules over the corpus keep between the pieces of a file ruled one after another (put in each piece's
+    ``corpus.meta``; updated in place): unique-ids' ids of the documents before."""
+    return {corefud.IDS_SO_FAR: corefud.IdsSoFar()}
+
+
 def apply_rules(corpus: Corpus, spec: str, report: Report) -> None:
     """Apply the rules ``spec`` names, in order, counting each step's changes in ``report``."""
     for rule in rule_list(spec):

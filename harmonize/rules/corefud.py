@@ -32,6 +32,7 @@ The reference implementations are udapi's blocks, and on the same file each step
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from harmonize.converters.corefud import EID_FIELDS, ETYPE_FIELDS
@@ -160,11 +161,26 @@ def _into_other(attrs: dict[str, str], name: str) -> None:
     attrs["other"] = ",".join(filter(None, (attrs.get("other", ""), f"{name}:{value}")))
 
 
+@dataclass
+class IdsSoFar:
+    """What `unique_ids` needs of the documents before: their ids, the highest e<number>, the ids each topic's
+    documents use, how many documents. Kept in ``corpus.meta[IDS_SO_FAR]`` when a large file is ruled a piece at a
+    time, so that the pieces give what the whole file gives."""
+
+    used: set[str] = field(default_factory=set)
+    highest: int = 0
+    topics: dict[str, set[str]] = field(default_factory=dict)
+    documents: int = 0
+
+
+IDS_SO_FAR = "corefud unique-ids so far"
+
+
 def unique_ids(corpus: Corpus, report: Report) -> None:
-    used: set[str] = set()
-    highest = 0  # of the e<number> ids used so far
-    topics: dict[str, set[str]] = {}  # topic -> ids its documents use (shared on purpose)
-    for number, document in enumerate(corpus.documents, 1):
+    state = corpus.meta.get(IDS_SO_FAR) or IdsSoFar()
+    used, topics = state.used, state.topics
+    highest = state.highest  # of the e<number> ids used so far
+    for number, document in enumerate(corpus.documents, state.documents + 1):
         if document.topic is None and document.entities and all(str(e.id).isdigit() for e in document.entities):
             # GUM numbers entities 1, 2 ... per document: CorefUD's style is e<number>, unique in the file
             for entity in document.entities:
@@ -193,6 +209,7 @@ def unique_ids(corpus: Corpus, report: Report) -> None:
         used |= ids
         if document.topic is not None:
             topics.setdefault(str(document.topic), set()).update(ids)
+    state.highest, state.documents = highest, state.documents + len(corpus.documents)
 
 
 def _rename_key(attrs: dict, old: str, new: str) -> None:
