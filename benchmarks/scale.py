@@ -104,7 +104,7 @@ def main() -> None:
         if not args.skip_udapi:
             runs["udapi read + write (no coref objects)"] = [sys.executable, "-c", UDAPI, str(big),
                                                              str(folder / "udapi.conllu")]
-        print(f"| command | wall s | words/s | peak MB (process tree) |\n| --- | ---: | ---: | ---: |")
+        print("| command | wall s | words/s | peak MB (process tree) |\n| --- | ---: | ---: | ---: |")
         for name, command in runs.items():
             seconds, peak = measured(command)
             print(f"| {name} | {seconds:.1f} | {words / seconds:,.0f} | {peak:,.0f} |", flush=True)

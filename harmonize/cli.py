@@ -384,7 +384,7 @@ def stats(
     from concurrent.futures import ProcessPoolExecutor
 
     from harmonize.parsing import parser_for
-    from harmonize.stats import GROUPINGS, length_distributions, tables_from_counts
+    from harmonize.stats import GROUPINGS, length_distributions, merge_counts, tables_from_counts
     from harmonize.stats.render import FORMATS, render, write_parquet, write_plots
 
     if by is not None and by not in GROUPINGS:
@@ -404,11 +404,7 @@ def stats(
     with ProcessPoolExecutor(max_workers=min(len(jobs), workers)) as pool:
         for file_groups, file_report in pool.map(_count_file, jobs, chunksize=8):
             report.merge(file_report)
-            for name, counts in file_groups.items():
-                if name in groups:
-                    groups[name].merge(counts)
-                else:
-                    groups[name] = counts
+            merge_counts(groups, file_groups)
     tables = tables_from_counts(groups, singletons,
                                 [t.strip() for t in tables_.split(",") if t.strip()] if tables_ else None)
     attrs = next(iter(tables.values())).attrs

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from harmonize.converters import get_format
 from harmonize.converters.registry import Format
-from harmonize.errors import FormatError, HarmonizeError, Report
+from harmonize.errors import HarmonizeError, Report
 from harmonize.io import atomic_write_parts, paused_gc
 from harmonize.parsing import NO_PARSING, parser_for
 from harmonize.schemas.model import Corpus
@@ -262,20 +262,11 @@ def _convert_in_pieces(in_path: Path, out_path: Path, pieces: list, lenient: boo
 
 def _convert_piece(job: tuple, release: bool = False, carried: dict | None = None) -> Report:
     """Worker: one piece of a CorefUD file, read, parsed and ruled, and written to its part file."""
-    from harmonize.converters.corefud import format_corefud, parse_corefud
+    from harmonize.converters.corefud import format_corefud, parse_corefud, read_piece
 
     in_path, piece, part, lenient, steps = job
-    with open(in_path, "rb") as handle:
-        handle.seek(piece.start)
-        data = handle.read(piece.end - piece.start)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = piece.first_line + data.count(b"\n", 0, error.start)
-        raise FormatError(str(in_path), line, f"not UTF-8: {error.reason} at byte {piece.start + error.start}"
-                          ) from None
     report = Report()
-    corpus = parse_corefud(text, str(in_path), lenient, report, piece=piece)
+    corpus = parse_corefud(read_piece(in_path, piece), str(in_path), lenient, report, piece=piece)
     if carried is not None:
         corpus.meta.update(carried)  # the rules update these objects in place
     steps.apply(corpus, report)

@@ -16,7 +16,6 @@ from harmonize.error_analysis.analysis import diff_corpora
 from harmonize.error_analysis.classify import INTRODUCE, MERGE, OPERATIONS
 from harmonize.error_analysis.render import render_partitions
 from harmonize.schemas.model import Corpus
-from tests.conftest import shared
 from tests.test_diff import BARN, CAT, DOG, HE, IT, ROME, document, kummerfeld_pair
 
 CHAIN = [DOG, CAT, IT, BARN, ROME, HE]  # one entity of six mentions, the first a noun phrase

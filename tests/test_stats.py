@@ -153,8 +153,8 @@ def test_genre_table_of_the_official_ontogum_output_matches_its_readme() -> None
     report = Report()
     corpus = Corpus([d for f in sorted(folder.glob("*.conll")) for d in read_conll2012(f, True, report).documents])
     genre = stats_tables(corpus, by="genre")["genre"]
-    # README: 150 docs, 134,488 tokens, 17,099 mentions, 3,913 clusters (our "entities"); one mention of GUM_bio_jerome never
-    # closes its bracket ("(10" at token 292), so it is dropped and reported.
+    # README: 150 docs, 134,488 tokens, 17,099 mentions, 3,913 clusters (our "entities"); one mention of
+    # GUM_bio_jerome never closes its bracket ("(10" at token 292), so it is dropped and reported.
     assert report.counts == {"mention not closed within its sentence": 1}
     assert (genre.documents.sum(), genre.tokens.sum(), genre.mentions.sum() + 1, genre.entities.sum()) == (
         150, 134488, 17099, 3913)

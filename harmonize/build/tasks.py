@@ -112,7 +112,6 @@ def build_corpus(corpus: CorpusRecipe, plan: Recipe, release_folder: str, key: s
     from harmonize.io import paused_gc
 
     release = Path(release_folder)
-    base = plan.path.parent
     reader = get_format(corpus.source, "read")
     report = Report()
     documents: list[Document] = []

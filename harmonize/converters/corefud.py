@@ -30,8 +30,8 @@ what would change.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
@@ -170,18 +170,21 @@ def stream_corefud(path: str | Path, lenient: bool = False, report: Report | Non
     data = path.read_bytes()
     pieces = document_pieces(data, piece_count(len(data)), own_header)
     del data
+    for piece in pieces:
+        yield parse_corefud(read_piece(path, piece), str(path), lenient, report, piece=piece), piece
+
+
+def read_piece(path: str | Path, piece: Piece) -> str:
+    """The text of one piece of a file; bytes that are not UTF-8 are a FormatError naming the file's line."""
     with open(path, "rb") as handle:
-        for piece in pieces:
-            handle.seek(piece.start)
-            chunk = handle.read(piece.end - piece.start)
-            try:
-                text = chunk.decode("utf-8")
-            except UnicodeDecodeError as error:
-                line = piece.first_line + chunk.count(b"\n", 0, error.start)
-                raise FormatError(str(path), line, f"not UTF-8: {error.reason} at byte {piece.start + error.start}"
-                                  ) from None
-            del chunk
-            yield parse_corefud(text, str(path), lenient, report, piece=piece), piece
+        handle.seek(piece.start)
+        data = handle.read(piece.end - piece.start)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = piece.first_line + data.count(b"\n", 0, error.start)
+        raise FormatError(str(path), line, f"not UTF-8: {error.reason} at byte {piece.start + error.start}"
+                          ) from None
 
 
 def _starts_document(data: bytes, start: int, own_header: bool) -> bool:

@@ -1,10 +1,11 @@
 """stanza (``pip install 'harmonize[parse]'``): ``--parse stanza[:LANG]``.
 
-The pipeline runs tokenize (pretokenized: the source's words are the tokens), mwt where the language has it,
-pos, lemma and depparse, on the GPU when torch sees one. Readers of raw text (``--from text``, brat with
-``-I tokens=parser``) use its tokenize processor on the raw text through `StanzaParser.tokenize`. It never downloads anything: models must already be in
-``STANZA_RESOURCES_DIR`` (stanza's default: ``~/.cache/stanza/<version>/resources``); where they are not, the
-error says which language is missing and the command that fetches it on a connected machine.
+The pipeline runs tokenize (pretokenized: the source's words are the tokens), mwt where the language has it, pos,
+lemma and depparse, on the GPU when torch sees one. Readers of raw text (``--from text``, brat with ``-I
+tokens=parser``) use its tokenize processor on the raw text through `StanzaParser.tokenize`. It never downloads
+anything: models must already be in ``STANZA_RESOURCES_DIR`` (stanza's default:
+``~/.cache/stanza/<version>/resources``); where they are not, the error says which language is missing and the
+command that fetches it on a connected machine.
 """
 
 from __future__ import annotations

@@ -48,7 +48,8 @@ _STEPS = [
          "number): udvalidate refuses an id in two documents of a file; a topic's shared ids stay",
          corefud.unique_ids, across_documents=True),
     Rule("remove-non-bridging", "bridges labelled cop or appos (LitBank's copula and apposition relations) are "
-         "dropped and counted: not bridging, and CorefUD's LitBank has none", _per_document(corefud.remove_non_bridging)),
+         "dropped and counted: not bridging, and CorefUD's LitBank has none",
+         _per_document(corefud.remove_non_bridging)),
     Rule("check", "count what udvalidate --coref refuses: same-span mentions of different entities, crossing "
          "mentions of one entity, mentions of one entity typed differently, entity types outside CorefUD's list",
          _per_document(corefud.check)),

@@ -25,7 +25,6 @@ from harmonize.scoring.matching import DEFAULT_MATCHING, MATCHING_MODES, Span, e
 from harmonize.scoring.metrics import ALL_METRICS, MENTION_METRICS, METRICS, BlancScore, Score
 
 
-
 @dataclass
 class CorpusScore:
     """Micro-averaged metrics (numerators and denominators summed over partitions, as the reference scorers do),
@@ -395,11 +394,12 @@ def score_files(
     lenient: bool = False,
 ) -> CorpusScore:
     """Read a key and a response file or folder and score them: what ``harmonize score`` runs. ``mode`` None is
-    the format's usual matching: head (the CorefUD scorer's default since its 1.1; see
-    `DEFAULT_MATCHING`) for tokens, exact for character spans (RuCoCo).
-    ``lenient`` drops broken annotation instead of raising; the result's ``report`` says what was dropped. With two cores or more (``jobs``: 0 for all) and a large response, the response is read in a worker
-    process while this one reads the key; the worker sends back only what the scorer needs. ``parse`` names a
-    parser (``udpipe:MODEL``...) that gives both sides' documents without trees trees, and so heads."""
+    the format's usual matching: head (the CorefUD scorer's default since its 1.1; see `DEFAULT_MATCHING`) for
+    tokens, exact for character spans (RuCoCo). ``lenient`` drops broken annotation instead of raising; the result's
+    ``report`` says what was dropped. With two cores or more (``jobs``: 0 for all) and a large response, the
+    response is read in a worker process while this one reads the key; the worker sends back only what the scorer
+    needs. ``parse`` names a parser (``udpipe:MODEL``...) that gives both sides' documents without trees trees, and
+    so heads."""
     reader = get_format(format, "read")  # an unknown format fails before any work
     if mode is None:
         mode = "exact" if reader.score_reader is not None else DEFAULT_MATCHING

@@ -268,6 +268,15 @@ def count(
     return groups
 
 
+def merge_counts(groups: dict[str, Counts], more: dict[str, Counts]) -> None:
+    """Add the per-group counts ``more`` into ``groups``."""
+    for name, counts in more.items():
+        if name in groups:
+            groups[name].merge(counts)
+        else:
+            groups[name] = counts
+
+
 def count_file(path: Path, source: str = "corefud", lenient: bool = False, by: str | None = None,
                singletons: bool = True, split_of: dict[str, str] | None = None,
                read_options: dict[str, str] | None = None, parse: str = "none", parse_overwrite: bool = False
@@ -293,11 +302,7 @@ def count_file(path: Path, source: str = "corefud", lenient: bool = False, by: s
         if split_of:
             for document in corpus:
                 document.meta.setdefault("split", split_of.get(document.id))
-        for name, counts in count(corpus, by, singletons).items():
-            if name in groups:
-                groups[name].merge(counts)
-            else:
-                groups[name] = counts
+        merge_counts(groups, count(corpus, by, singletons))
         corpus.release()
     return groups, report
 

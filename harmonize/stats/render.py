@@ -34,7 +34,8 @@ def _title(name: str, frame: pd.DataFrame) -> str:
 def render_table(name: str, frame: pd.DataFrame) -> str:
     header, rows = _cells(frame)
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = [_title(name, frame), "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths)))]
+    lines = [_title(name, frame),
+             "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths)))]
     lines += ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
               for row in rows]
     return "\n".join(lines) + "\n"
