@@ -44,7 +44,8 @@ BAD = [
     ("unbalanced markable brackets", "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t)\t_\t_\t_\t_"),
     ("a markable without EntityID or MarkableID", "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t(SemType=dn)\t_\t_\t_\t_"),
     ("columns that disagree with global.columns", "1\ta\t_\t_\t_"),
-    ("an ElementOf naming no entity", "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=m1|ElementOf=9)\t_\t_\t_\t_"),
+    ("an ElementOf naming no entity",
+     "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=m1|ElementOf=9)\t_\t_\t_\t_"),
     ("a bridging anchor to a missing markable",
      "1\ta\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=1|MarkableID=m1)\t(MarkableID=m1|MentionAnchor=m7)\t_\t_\t_"),
 ]
@@ -97,3 +98,10 @@ def test_a_non_referring_markable_goes_through_corefud_and_back(tmp_path: Path) 
     back = tmp_path / "back.conllua"
     harmonize.convert([conllu], "corefud", "ua", back, warn_losses=False)
     assert "(EntityID=5-Pseudo|MarkableID=m1|" in back.read_text(encoding="utf-8")
+
+
+def test_a_markable_over_two_sentences_follows_the_cross_sentence_option() -> None:
+    path = shared(*UA_CASES, "discontinuous-craft", "TC-Q.key")
+    parts = harmonize.read(path, "ua").documents[0]
+    dropped = harmonize.read(path, "ua", cross_sentence="drop").documents[0]
+    assert len(dropped.mentions) < len(parts.mentions)

@@ -231,8 +231,11 @@ register(
         summary="CoNLL-UA (Universal Anaphora: IDENTITY, BRIDGING, DISCOURSE_DEIXIS, REFERENCE, NOM_SEM columns; "
                 "CODI-CRAC)",
         extension=".conllua",
-        reader=lambda path, lenient, report: _module("ua").read_ua(path, lenient, report),
+        reader=lambda path, lenient, report, cross_sentence="parts": _module("ua").read_ua(
+            path, lenient, report, cross_sentence),
         writer=lambda corpus, path, report: _module("ua").write_ua(corpus, path, report),
+        reader_options={"cross_sentence": (CROSS_SENTENCE_POLICIES, CROSS_SENTENCE_HELP + " (UA: parts, the default, "
+                                           "writes the markable back as it was)")},
         accepts=(".conllua", ".CONLLUA", ".ua", ".key", ".response", ".sys"),
     )
 )

@@ -12,10 +12,12 @@ In the model (mapped here, in one place):
   mention of the entity ``EntityID``; a MarkableID met in several brackets is a discontinuous mention (CRAFT).
   ``MarkableID``, ``SemType`` and any other key are mention attributes, kept in their order; ``Min`` (the minimal
   span, 1-based token numbers of the document) of one token inside the markable is its head, a longer one the
-  attribute ``Min``; ``EntityType`` (harmonize's key: UA has no column for it) the entity's type. An ``EntityID`` ending in ``-Pseudo`` is a
-  non-referring markable (expletive, predicative): its entity keeps that id. ``ElementOf=4,5`` says the markable's
-  entity is an element of the plural entities 4 and 5: an entity with two or more elements gets a split
-  antecedent, one with a single element a bridge labelled ``element-of`` (CorefUD's SplitAnte needs two).
+  attribute ``Min``; ``EntityType`` (harmonize's key: UA has no column for it) the entity's type. An ``EntityID``
+  ending in ``-Pseudo`` is a non-referring markable (expletive, predicative): its entity keeps that id.
+  ``ElementOf=4,5`` says the markable's entity is an element of the plural entities 4 and 5: an entity with two or
+  more elements gets a split antecedent, one with a single element a bridge labelled ``element-of`` (CorefUD's
+  SplitAnte needs two). A markable over several sentences follows ``-I cross_sentence=``: ``parts`` (the default: a
+  mention per sentence, all with its MarkableID, written back as it was), ``first-part`` or ``drop``; counted.
 * BRIDGING: ``(MarkableID=markable_9|MentionAnchor=markable_2)`` on the anaphor's first token: a bridge from that
   markable to the entity of the anchor markable (the anchor's MarkableID is kept as the bridge's label).
 * DISCOURSE_DEIXIS, REFERENCE, NOM_SEM: not in the model; each token line is kept as read, so they are written
@@ -25,8 +27,9 @@ The writer writes a document read from UA with its lines as read wherever the mo
 BRIDGING cells the same, and rebuilds a line's cells otherwise (other columns kept); documents from other formats
 get the fifteen columns, tab-separated: IDENTITY and BRIDGING from the model (EntityID; MarkableID made from the
 mention's order where it has none, counted; Min from the head; EntityType on an entity's first markable), the other
-columns ``_``; entity attributes, link types and a mention's own type have no place and are counted. Closing brackets are bare (``)``, the last opened closes first) unless mentions cross or the file
-named them (``markable_1)``, the UA scorer's form for crossing markables).
+columns ``_``; entity attributes, link types and a mention's own type have no place and are counted. Closing
+brackets are bare (``)``, the last opened closes first) unless mentions cross or the file named them
+(``markable_1)``, the UA scorer's form for crossing markables).
 """
 
 from __future__ import annotations
@@ -72,7 +75,7 @@ def parse_ua(text: str, path: str = "<string>", lenient: bool = False, report: R
     lines = text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
     for number, line in enumerate(lines, 1):
         reader.line(number, line)
-    reader.finish()
+    reader.end_document()
     return Corpus(reader.documents, meta={"source": path})
 
 
@@ -152,12 +155,12 @@ class _Reader:
     def identity(self, number: int, node: Node, cell: str) -> None:
         if cell in ("_", ""):
             return
+        assert self.document is not None
         closings, *openings = cell.split("(")
         if closings:
             if node.is_empty:
                 self.problem(number, "a zero closes a markable", cell)
             if closings.strip(")"):  # closings that name their markables (crossing markables): markable_1)
-                assert self.document is not None
                 self.document.meta[META_NAMED_CLOSINGS] = True
                 for markable in filter(None, closings.split(")")):
                     open_parts = [i for i, (m, _p) in enumerate(self.stack) if m == markable]
@@ -189,7 +192,6 @@ class _Reader:
                 self.problem(number, "one MarkableID in two entities", markable)
                 continue
             entry["parts"].append([node])
-            assert self.document is not None
             self.document.meta[META_OPENINGS].setdefault(markable, []).append(opening[:-1] if single else opening)
             if not single:
                 if node.is_empty:
@@ -253,14 +255,12 @@ class _Reader:
         self.markables = {}
         self.bridges = []
 
-    def finish(self) -> None:
-        self.end_document()
-
     def build(self, document: Document) -> None:
         """Entities, mentions, split antecedents and bridges from the markables read."""
         entities: dict[str, Entity] = {}
         mentions: dict[str, Mention] = {}
         elements: dict[str, list[str]] = {}  # plural entity id -> its element entity ids, in order
+        numbers = _word_numbers(document)
         for markable, entry in self.markables.items():
             parts = [part for part in entry["parts"] if part]
             if not parts:
@@ -284,7 +284,7 @@ class _Reader:
                 entity.type = entry["attrs"][ENTITY_TYPE]
             for group in groups:
                 words = _span(group)
-                head = _min_head(attrs.get("Min"), words)
+                head = _min_head(attrs.get("Min"), words, numbers)
                 mention = document.add_mention(entity, words, head,
                                                **{k: v for k, v in attrs.items() if k != "Min" or head is None})
                 mentions.setdefault(markable, mention)
@@ -312,12 +312,12 @@ class _Reader:
             document.add_bridge(mentions[anaphor], mentions[anchor].entity, anchor)  # type: ignore[arg-type]
 
 
-def _min_head(value: str | None, words: list[Node]) -> Node | None:
+def _min_head(value: str | None, words: list[Node], numbers: dict[int, int]) -> Node | None:
     """The word a one-token minimal span (``Min=7``, a document's 1-based token number) names, where it lies in the
     mention: the mention's head. A longer minimal span is no head: it stays the attribute Min."""
     if value is None or not value.isdigit():
         return None
-    return next((w for w in words if not w.is_empty and _document_position(w) == int(value)), None)
+    return next((w for w in words if numbers.get(id(w)) == int(value)), None)
 
 
 def _attributes(text: str) -> dict[str, str]:
@@ -333,8 +333,7 @@ def _span(parts: list[list[Node]]) -> list[Node]:
         first, last = part[0], part[-1]
         nodes = first.sentence.nodes  # type: ignore[union-attr]
         words.extend(n for n in nodes[first.position:last.position + 1] if not n.is_empty or n is first)
-    seen: set[int] = set()
-    return [w for w in sorted(words, key=lambda n: n.position) if not (id(w) in seen or seen.add(id(w)))]
+    return sorted({id(w): w for w in words}.values(), key=lambda n: n.position)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -359,6 +358,7 @@ class _Writer:
         self.report = report
         self.first = first
         self.read = document.meta.get(META_LINES, {})
+        self.numbers = _word_numbers(document)
         self.markable_ids = self._markable_ids()
         self.element_of = self._element_of()
         self._count_losses()
@@ -404,7 +404,7 @@ class _Writer:
         names = self.document.meta.get(META_DECLARED, COLUMNS)
         values = dict(zip(names, fields))
         if values.get("IDENTITY", "_") == cells[0] and values.get("BRIDGING", "_") == cells[1] \
-                and node._line is not None:
+                and node.verbatim_line() is not None:
             return line
         values.update({"IDENTITY": cells[0], **({"BRIDGING": cells[1]} if "BRIDGING" in names else {})})
         values.update(dict(zip(CONLLU, [*node.columns(), misc_text(node)])))
@@ -451,9 +451,10 @@ class _Writer:
     def _attributes(self, mention: Mention) -> str:
         entity = mention.entity
         assert entity is not None
-        items = [f"EntityID={unescape_value(entity.id)}", f"MarkableID={unescape_value(self.markable_ids[id(mention)])}"]
+        items = [f"EntityID={unescape_value(entity.id)}",
+                 f"MarkableID={unescape_value(self.markable_ids[id(mention)])}"]
         if "Min" not in mention.attrs and mention.head is not None and not mention.head.is_empty:
-            items.append(f"Min={_document_position(mention.head)}")  # a one-token minimal span: the head
+            items.append(f"Min={self.numbers[id(mention.head)]}")  # a one-token minimal span: the head
         items += [f"{k}={unescape_value(v)}" for k, v in mention.attrs.items() if k not in ("MarkableID", "ElementOf")]
         if entity.type is not None and mention is entity.mentions[0] and not self.read:
             items.append(f"{ENTITY_TYPE}={unescape_value(entity.type)}")
@@ -529,18 +530,10 @@ def _comments(sentence: Sentence) -> list[str]:
     return lines
 
 
-def _document_position(node: Node) -> int:
-    """A node's 1-based number among the document's words (Min's numbering)."""
-    document = node.sentence.document  # type: ignore[union-attr]
-    number = 0
-    for sentence in document.sentences:  # type: ignore[union-attr]
-        for other in sentence.nodes:
-            if other.is_empty:
-                continue
-            number += 1
-            if other is node:
-                return number
-    return number
+def _word_numbers(document: Document) -> dict[int, int]:
+    """id(word) -> its 1-based number among the document's words, empty nodes left out (Min's numbering)."""
+    words = (node for sentence in document.sentences for node in sentence.nodes if not node.is_empty)
+    return {id(word): number for number, word in enumerate(words, 1)}
 
 
 def _crossing(document: Document) -> int:
