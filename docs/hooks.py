@@ -49,7 +49,6 @@ def formats_table() -> str:
 
 
 def format_options(name: str) -> str:
-    from harmonize.converters import get_format
     from harmonize.converters.registry import COMMON_READER_OPTIONS, formats
 
     fmt = next(f for f in formats() if f.name == name)
@@ -59,7 +58,6 @@ def format_options(name: str) -> str:
         for key, (values, purpose) in options.items():
             rows.append(f"| `{flag} {key}=` | {', '.join(f'`{v}`' for v in values) or 'any'} | "
                         f"{purpose.replace('|', '/')} |")
-    get_format(name, "read" if fmt.reader else "write")
     return "\n".join(rows) if len(rows) > 2 else "This format takes no options."
 
 

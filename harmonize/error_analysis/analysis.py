@@ -24,10 +24,9 @@ from harmonize.error_analysis.cost import CostTable, cost_of
 from harmonize.error_analysis.heads import PRONOUN, Head, SentenceHeads, mention_type
 from harmonize.errors import HarmonizeError, Report
 from harmonize.schemas.model import Corpus, Document, Mention, pairing_key
-from harmonize.scoring.matching import DEFAULT_MATCHING, entity_spans, match
+from harmonize.scoring.matching import DEFAULT_MATCHING, MATCHING_MODES, entity_spans, match
 from harmonize.scoring.score import partitions, scored_documents
 
-MATCHING = ("exact", "partial", "head")
 RESPONSE_NODE_MISSING = "response mention on a node the key lacks (an empty node only the response has): left out"
 
 
@@ -291,8 +290,8 @@ def diff_partition(label: str, key_documents: Sequence[Document], response_docum
 def diff_corpora(key: Corpus, response: Corpus, singletons: bool = False, matching: str = DEFAULT_MATCHING,
                  cross_document: str | None = None, forms: bool = True) -> DiffResult:
     """Compare two corpora of the same documents (see `diff`)."""
-    if matching not in MATCHING:
-        raise HarmonizeError(f"unknown matching mode {matching!r}: {', '.join(MATCHING)}")
+    if matching not in MATCHING_MODES:
+        raise HarmonizeError(f"unknown matching mode {matching!r}: {', '.join(MATCHING_MODES)}")
     responses = {pairing_key(d.id): d for d in response.documents}
     keys = {pairing_key(d.id) for d in key.documents}
     only_in_key = [str(d.id) for d in key.documents if pairing_key(d.id) not in responses]
@@ -349,8 +348,8 @@ def diff(key: str | Path, response: str | Path, format: str = "corefud", *, key_
     """Compare a response file or folder with a key (what ``harmonize diff`` runs): documents paired by id and
     tokens checked as ``harmonize score`` does; documents only on one side are listed, not compared. ``lenient``
     reads past broken annotation (dropped and counted in the result's report)."""
-    if matching not in MATCHING:
-        raise HarmonizeError(f"unknown matching mode {matching!r}: {', '.join(MATCHING)}")
+    if matching not in MATCHING_MODES:
+        raise HarmonizeError(f"unknown matching mode {matching!r}: {', '.join(MATCHING_MODES)}")
     read = Report()
     key_corpus = read_side(key, key_format or format, read_options, lenient, read)
     response_corpus = read_side(response, response_format or format, read_options, lenient, read)
