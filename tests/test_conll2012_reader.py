@@ -16,7 +16,8 @@ def spans(text: str) -> list[tuple[str, str]]:
 def test_ontonotes_scorer_and_ontogum_layouts() -> None:
     ontonotes = "#begin document (bc/cctv/00/cctv_0001); part 000\nbc/cctv 0 0 John NNP - - - - * (1)\n\n#end document\n"
     document = parse_conll2012(ontonotes).documents[0]
-    assert (document.id, document.genre, spans(ontonotes)) == ("bc/cctv/00/cctv_0001/part 000", "bc", [("1", "John")])
+    assert (document.id, document.genre, spans(ontonotes)) == ("bc/cctv/00/cctv_0001", "bc", [("1", "John")])
+    assert parse_conll2012(ontonotes.replace("part 000", "part 002")).documents[0].id == "bc/cctv/00/cctv_0001/part 002"
     ontogum = "# begin document \n0\tMary\t(3)\n1\tslept\t_\n# end document\n"
     corpus = parse_conll2012(ontogum, "GUM_bio_mary.conll")
     assert (corpus.documents[0].id, corpus.documents[0].genre) == ("GUM_bio_mary", "bio")

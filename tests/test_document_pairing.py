@@ -29,14 +29,31 @@ def test_a_part_written_with_three_digits_scores_against_one_digit(tmp_path: Pat
     assert not result.only_in_key and not result.only_in_response and len(result.partitions) == 2
 
 
-def test_a_corefud_document_scores_against_its_conll2012_round_trip(tmp_path: Path) -> None:
+def test_a_corefud_document_keeps_its_id_through_conll2012_and_loses_what_the_report_names(tmp_path: Path) -> None:
     conll = tmp_path / "sample.conll"
-    harmonize.convert([sample_path()], "corefud", "conll2012", conll, warn_losses=False)
+    there = harmonize.convert([sample_path()], "corefud", "conll2012", conll, warn_losses=False)
+    assert "#begin document (sample-1); part 000" in conll.read_text(encoding="utf-8")
     back = tmp_path / "back.conllu"
     harmonize.convert([conll], "conll2012", "corefud", back, warn_losses=False)
-    assert harmonize.read(back).documents[0].id == "sample-1/part 000"
-    scores = harmonize.score(sample_path(), back, mode="exact")
-    assert scores.documents == 2 and 0 < scores.conll < 1  # what CoNLL-2012 could not hold (zeros, gaps) is lost
+    assert [d.id for d in harmonize.read(back).documents] == ["sample-1", "sample-2"]
+    mentions = harmonize.score(sample_path(), back, mode="exact", singletons=True).metrics["mentions"]
+    dropped = sum(count for reason, count in there.report.counts.items() if "dropped" in reason)
+    assert dropped == 2 and mentions.recall_den - mentions.recall_num == dropped  # the zero and the gapped mention
+    assert mentions.precision == 1
+
+
+def test_the_shared_gum_document_comes_back_from_conll2012_and_jsonlines(tmp_path: Path) -> None:
+    original = shared("corefud-real", "en_gum-corefud-dev-GUM_academic_exposure.conllu")
+    for target, name in (("conll2012", "g.conll"), ("jsonlines", "g.jsonlines")):
+        there = harmonize.convert([original], "corefud", target, tmp_path / name, warn_losses=False)
+        back = tmp_path / f"{name}.conllu"
+        harmonize.convert([tmp_path / name], target, "corefud", back, warn_losses=False)
+        assert [d.id for d in harmonize.read(back).documents] == ["GUM_academic_exposure"]
+        exact = harmonize.score(original, back, mode="exact", singletons=True)
+        assert exact.conll == 1 and exact.metrics["mentions"].f1 == 1  # nothing dropped: no zeros, no gaps
+        assert there.report.counts["heads not written (%s has no place for them)" % (
+            "CoNLL-2012" if target == "conll2012" else "jsonlines")] == 242
+        assert harmonize.score(original, back).conll < 1  # head matching: the heads the report names are gone
 
 
 def test_litbank_brat_converted_to_conll2012_scores_against_litbank_conll(tmp_path: Path) -> None:

@@ -16,8 +16,9 @@ together (``(1)|(2``, ``(1(2)``). Two variants are read and written back as such
 bare on the tokens inside a mention (``(12``, ``12``, ``12)``); GUM's labels carry the entity type and identity
 (``(person-4-Emperor_Norton``, closed by ``person-4-Emperor_Norton)``).
 
-In the model: each block is one `Document` with id ``NAME`` or, with a part, ``NAME/part NNN`` (as the
-reference scorer counts them; an empty or ``__`` name is replaced by the file's stem) and the genre taken from the id
+In the model: each block is one `Document` with id ``NAME`` for part 0 (the document itself, as a CorefUD or
+jsonlines id names it, so that a document written here and read back keeps its id) and ``NAME/part NNN`` for the
+other parts (as the reference scorer counts them; an empty or ``__`` name is replaced by the file's stem) and the genre taken from the id
 ("bc/..." -> bc, "GUM_bio_..." -> bio). Word -> ``Node.form``, POS -> ``Node.xpos``, speaker -> ``Sentence.speaker``
 (where one speaker says the whole sentence; otherwise it stays in the line and the difference is reported), GUM
 labels -> ``Entity.type`` and ``Entity.attrs["identity"]``. Entities are numbered per block, so ids are per document.
@@ -159,7 +160,7 @@ class _Reader:
         if not name.strip("_ "):  # OntoGUM leaves the name empty, the Potsdam PCC writes "__": the file names it
             name = Path(self.path).stem
         self.name = name
-        document_id = f"{name}{PART}{part}" if part.isdigit() else name
+        document_id = f"{name}{PART}{part}" if part.isdigit() and int(part) else name
         self.document = Document(id=document_id, source=self.path, genre=genre_from_id(name))
         self.meta: dict[str, Any] = {"begin": line}
         if self.pending:

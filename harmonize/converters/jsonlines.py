@@ -2,7 +2,8 @@
 
 Schema (keys in this order; indices are 0-based word positions over the whole document, ends inclusive)::
 
-    {"doc_key": "bc/cctv/00/cctv_0000_0",          # str: document id; "NAME/part NNN" is written NAME_N
+    {"doc_key": "bc/cctv/00/cctv_0000_0",          # str: document id; "NAME/part NNN" is written NAME_N, and
+                                                    #   part 0 of a CoNLL-2012 file NAME_0 (e2e-coref's keys)
      "sentences": [["In", "the", ...], ...],        # list[list[str]]: words per sentence (no empty nodes)
      "speakers": [["Speaker#1", ...], ...],         # list[list[str]]: one per word, "-" where unknown
      "clusters": [[[6, 7], [23, 23]], ...],         # list[list[[start, end]]]: entities in document order,
@@ -175,4 +176,6 @@ def document_record(
 
 def _doc_key(document: Document) -> str:
     name, part = split_part(document.id if document.id is not None else "document")
+    if part is None and "conll2012" in document.meta:  # part 0 of a CoNLL-2012 file: e2e-coref keys it NAME_0
+        part = "0"
     return f"{name}_{int(part)}" if part is not None else name
