@@ -24,7 +24,7 @@ from harmonize.io import atomic_write_text
 from harmonize.parsing import NO_PARSING, PARSE_HELP
 from harmonize.schemas.model import Corpus
 from harmonize.scoring.matching import DEFAULT_MATCHING, MATCHING_HELP
-from harmonize.scoring.metrics import ALL_METRICS
+from harmonize.scoring.metrics import ALL_METRICS, UA_METRICS
 
 ParseEngine = Annotated[str, typer.Option("--parse", help=PARSE_HELP)]
 ParseOverwrite = Annotated[bool, typer.Option(
@@ -152,6 +152,8 @@ def convert(
     "harmonize score gold.conllu system.conllu",
     "harmonize score gold.conllu system.conllu --match exact --singletons --json",
     "harmonize score litbank/conll/ converted/ --format conll2012 --per-document",
+    "harmonize score gold.conllua system.conllua --format ua --bridging --non-referring",
+    "harmonize score gold.conllua system.conllua --shared-task codicrac22ar",
 ))
 def score(
     key: Annotated[Path, typer.Argument(help="Gold file, or a folder of them (documents paired by id).")],
@@ -159,16 +161,35 @@ def score(
     source: Annotated[str, typer.Option("--format", help="Format of both sides (any format harmonize reads).")] = (
         "corefud"),
     matching: Annotated[str | None, typer.Option("--match", help=MATCHING_HELP, show_default=False)] = None,
-    singletons: Annotated[bool, typer.Option(help="Count singleton entities (CorefUD leaves them out).")] = False,
-    metrics: Annotated[str, typer.Option(help=f"Comma-separated, default all: {','.join(ALL_METRICS)}.",
-                                         show_default=False)] = ",".join(ALL_METRICS),
+    singletons: Annotated[bool | None, typer.Option(
+        "--singletons/--no-singletons", help="Count singleton entities (default: left out, as CorefUD does; kept "
+                                             "with --format ua, as the UA scorer does).", show_default=False)] = None,
+    metrics: Annotated[str, typer.Option(help=f"Comma-separated, default all: {','.join(ALL_METRICS)} "
+                                              f"(--format ua: {','.join(UA_METRICS)}).", show_default=False)] = "",
     as_json: Annotated[bool, typer.Option("--json", help="Print fractions in [0, 1] as JSON.")] = False,
     ignore_forms: Annotated[bool, typer.Option(help="Align tokens by position only, not by form.")] = False,
     cross_document: Annotated[str | None, typer.Option(
         help="Score entities across documents (ECB+): 'corpus' as one partition, per 'topic' or per "
              "'subtopic'.")] = None,
-    split_antecedents: Annotated[bool, typer.Option(
-        help="Add split antecedents (RuCoCo includes) to LEA as the RuCoCo-2023 evaluation does.")] = False,
+    split_antecedents: Annotated[bool | None, typer.Option(
+        "--split-antecedents/--no-split-antecedents",
+        help="Score split antecedents. Default off: then on, they are added to LEA as the RuCoCo-2023 evaluation "
+             "does. --format ua: on by default, scored in every metric as the UA scorer does (Paun et al. 2022).",
+        show_default=False)] = None,
+    only_split_antecedents: Annotated[bool, typer.Option(
+        help="--format ua: score only how the split antecedents align (the UA scorer's only_split_antecedent).")
+    ] = False,
+    non_referring: Annotated[bool, typer.Option(
+        help="--format ua: also score non-referring markables (EntityID ...-Pseudo) as a set.")] = False,
+    bridging: Annotated[bool, typer.Option(
+        help="--format ua: also score bridging: anaphor recognition, and full bridging at markable and at entity "
+             "level.")] = False,
+    discourse_deixis: Annotated[bool, typer.Option(
+        help="--format ua: score the DISCOURSE_DEIXIS column instead of identity.")] = False,
+    shared_task: Annotated[str | None, typer.Option(
+        help="Use a shared task's settings (format, metrics, singletons, matching), printed first: "
+             "conll12, crac18, crac22, codicrac22ar, codicrac22dd, codicrac22br, crac23, crac24.",
+        show_default=False)] = None,
     per_document: Annotated[bool, typer.Option(
         help="Also print each document's (or topic's) F1 and the macro average.")] = False,
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
@@ -184,9 +205,10 @@ def score(
     from harmonize.scoring.score import score_files, score_lines
 
     result = score_files(key, response, source, get_format(source, "read").read_options(input_option or []),
-                         [m.strip() for m in metrics.split(",") if m.strip()], singletons, not ignore_forms,
+                         [m.strip() for m in metrics.split(",") if m.strip()] or None, singletons, not ignore_forms,
                          matching, cross_document, split_antecedents, parse=parse, parse_overwrite=parse_overwrite,
-                         lenient=lenient)
+                         lenient=lenient, only_split_antecedents=only_split_antecedents, non_referring=non_referring,
+                         bridging=bridging, discourse_deixis=discourse_deixis, shared_task=shared_task)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         _say_report(result.report)

@@ -312,6 +312,18 @@ class _Reader:
             document.add_bridge(mentions[anaphor], mentions[anchor].entity, anchor)  # type: ignore[arg-type]
 
 
+def anchor_mention(bridge, markable_id) -> Mention | None:
+    """A bridge's anchor markable: the antecedent's mention whose MarkableID (``markable_id(mention)``) the bridge
+    names (its label, as read from UA), else the antecedent's nearest mention before the anaphor, else its first."""
+    named = next((m for m in bridge.antecedent.mentions if markable_id(m) == bridge.label), None)
+    if named is not None:
+        return named
+    before = [m for m in bridge.antecedent.mentions if m.order < bridge.anaphor.order]
+    if before:
+        return max(before, key=lambda m: m.order)
+    return min(bridge.antecedent.mentions, key=lambda m: m.order, default=None)
+
+
 def _min_head(value: str | None, words: list[Node], numbers: dict[int, int]) -> Node | None:
     """The word a one-token minimal span (``Min=7``, a document's 1-based token number) names, where it lies in the
     mention: the mention's head. A longer minimal span is no head: it stays the attribute Min."""
@@ -503,13 +515,7 @@ class _Writer:
         return identity, bridging
 
     def _anchor(self, bridge) -> str | None:
-        """The anchor markable: the one named when read, else the antecedent's nearest mention before the anaphor."""
-        by_id = {self.markable_ids[id(m)]: m for m in bridge.antecedent.mentions}
-        if bridge.label in by_id:
-            return bridge.label
-        before = [m for m in bridge.antecedent.mentions if m.order < bridge.anaphor.order]
-        chosen = max(before, key=lambda m: m.order) if before else min(bridge.antecedent.mentions,
-                                                                        key=lambda m: m.order, default=None)
+        chosen = anchor_mention(bridge, lambda m: self.markable_ids[id(m)])
         return self.markable_ids[id(chosen)] if chosen is not None else None
 
 

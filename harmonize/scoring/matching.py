@@ -33,7 +33,8 @@ DEFAULT_MATCHING = "head"
 MATCHING_HELP = ("Mention matching: head (the default, as the CorefUD scorer's since 1.1: a response mention with "
                  "the key mention's head), partial (the response lies within the key mention "
                  "and holds its head) or exact (the same words). Heads: annotated, else the tree's; a mention "
-                 "with neither matches exactly. Character spans (rucoco) match exactly.")
+                 "with neither matches exactly. Character spans (rucoco) match exactly. --format ua: exact (the "
+                 "default) or min (a key markable's minimal span Min and its bounds), as the UA scorer matches.")
 
 
 @dataclass(eq=False, slots=True)

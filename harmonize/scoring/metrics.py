@@ -234,6 +234,7 @@ METRICS = {"muc": muc, "bcub": b_cubed, "ceafe": ceaf_e, "ceafm": ceaf_m, "blanc
 # Metrics over matched mentions rather than clusters alone (computed in harmonize.scoring.score).
 MENTION_METRICS = ("mentions", "mor", "zero")
 ALL_METRICS = (*METRICS, *MENTION_METRICS)  # the scorer's default: every metric, in this order
+UA_METRICS = tuple(METRICS)  # what the UA scorer computes (harmonize.scoring.ua), in this order
 
 
 def conll_f1(key: Clustering, response: Clustering) -> float:

@@ -23,6 +23,7 @@ from harmonize.schemas.model import Corpus, pairing_key
 from harmonize.scoring.assignment import sparse_assignment
 from harmonize.scoring.matching import DEFAULT_MATCHING, MATCHING_MODES, Span, entity_spans, match
 from harmonize.scoring.metrics import ALL_METRICS, MENTION_METRICS, METRICS, BlancScore, Score
+from harmonize.scoring.shared_tasks import shared_task as get_shared_task
 
 
 @dataclass
@@ -36,6 +37,8 @@ class CorpusScore:
     partitions: list[tuple[str, dict[str, Score | BlancScore]]] = field(default_factory=list)
     # What reading dropped (lenient) or parsing changed, both sides together.
     report: Report = field(default_factory=Report)
+    # What was scored, in one line, where a shared task or the UA scorer's settings chose it.
+    settings: str | None = None
 
     def macro(self, name: str) -> tuple[float, int]:
         """Mean F1 over partitions, leaving out those where the metric has nothing to count on either side (MUC
@@ -52,11 +55,20 @@ class CorpusScore:
         return (self.metrics["muc"].f1 + self.metrics["bcub"].f1 + self.metrics["ceafe"].f1) / 3
 
     def to_json(self) -> dict:
-        return {
-            "metrics": {name: {"recall": s.recall, "precision": s.precision, "f1": s.f1}
-                        for name, s in self.metrics.items()},
-            "conll": self.conll,
-        }
+        """``{"metrics": {name: {"recall", "precision", "f1"}}, "conll": ...}``; UA's bridging figures nested as
+        ``metrics["bridging"]["recognition" | "markable" | "entity"]``; ``"settings"`` where chosen."""
+        metrics: dict[str, dict] = {}
+        for name, s in self.metrics.items():
+            figures = {"recall": s.recall, "precision": s.precision, "f1": s.f1}
+            group, _, figure = name.partition(" ")
+            if figure:
+                metrics.setdefault(group, {})[figure] = figures
+            else:
+                metrics[name] = figures
+        result: dict = {"metrics": metrics, "conll": self.conll}
+        if self.settings is not None:
+            result["settings"] = self.settings
+        return result
 
 
 def _defined(score: Score | BlancScore) -> bool:
@@ -368,7 +380,7 @@ def checked_metrics(metrics: list[str] | None, mode: str) -> list[str]:
         raise HarmonizeError(f"unknown metric(s) {', '.join(unknown)}; known: "
                              f"{', '.join(ALL_METRICS)}")
     if mode not in MATCHING_MODES:
-        raise HarmonizeError(f"unknown matching mode {mode!r}: exact, partial or head")
+        raise HarmonizeError(f"unknown matching mode {mode!r}: exact, partial or head (min: --format ua only)")
     return names
 
 
@@ -382,16 +394,21 @@ def score_files(
     format: str = "corefud",
     read_options: dict[str, str] | None = None,
     metrics: list[str] | None = None,
-    singletons: bool = False,
+    singletons: bool | None = None,
     forms: bool = True,
     mode: str | None = None,
     cross_document: str | None = None,
-    split_antecedents: bool = False,
+    split_antecedents: bool | None = None,
     zeros: str = "dependent",
     jobs: int = 0,
     parse: str | None = None,
     parse_overwrite: bool = False,
     lenient: bool = False,
+    only_split_antecedents: bool = False,
+    non_referring: bool = False,
+    bridging: bool = False,
+    discourse_deixis: bool = False,
+    shared_task: str | None = None,
 ) -> CorpusScore:
     """Read a key and a response file or folder and score them: what ``harmonize score`` runs. ``mode`` None is
     the format's usual matching: head (the CorefUD scorer's default since its 1.1; see `DEFAULT_MATCHING`) for
@@ -399,7 +416,38 @@ def score_files(
     ``report`` says what was dropped. With two cores or more (``jobs``: 0 for all) and a large response, the
     response is read in a worker process while this one reads the key; the worker sends back only what the scorer
     needs. ``parse`` names a parser (``udpipe:MODEL``...) that gives both sides' documents without trees trees, and
-    so heads."""
+    so heads.
+
+    ``singletons`` and ``split_antecedents`` None are the format's convention: left out (CorefUD), both kept for
+    ``ua``, which is scored as the UA scorer does (`harmonize.scoring.ua`: ``mode`` exact or min, and
+    ``only_split_antecedents``, ``non_referring``, ``bridging``, ``discourse_deixis``). ``shared_task`` names a
+    shared task's settings (`harmonize.scoring.shared_tasks`), which replace the format, metrics, singletons,
+    matching and the UA options; the result's ``settings`` says them."""
+    described = None
+    if shared_task is not None:
+        task = get_shared_task(shared_task)
+        format, metrics, singletons, mode = task.format, list(task.metrics), task.singletons, task.mode
+        split_antecedents, non_referring, bridging = task.split_antecedents, task.non_referring, task.bridging
+        discourse_deixis, only_split_antecedents, described = task.discourse_deixis, False, task.describe()
+    if format == "ua":
+        from harmonize.scoring.ua import UASettings, score_ua_files
+
+        if mode not in (None, "exact", "min"):
+            raise HarmonizeError(f"--format ua matches markables as the UA scorer does: exact or min, not {mode!r}")
+        if cross_document is not None or (parse is not None and parser_for(parse) is not None):
+            raise HarmonizeError("--format ua is scored as the UA scorer does: no --cross-document, no --parse")
+        settings = UASettings(singletons is not False, split_antecedents is not False, only_split_antecedents,
+                              non_referring, bridging, discourse_deixis, mode == "min")
+        result = score_ua_files(key, response, settings, metrics, forms, lenient, read_options)
+        if described is not None:
+            result.settings = f"{described}\n{result.settings}"
+        return result
+    asked = [name for name, on in (("--only-split-antecedents", only_split_antecedents),
+                                   ("--non-referring", non_referring), ("--bridging", bridging),
+                                   ("--discourse-deixis", discourse_deixis)) if on]
+    if asked:
+        raise HarmonizeError(f"{', '.join(asked)}: Universal Anaphora figures, for --format ua only")
+    singletons, split_antecedents = bool(singletons), bool(split_antecedents)
     reader = get_format(format, "read")  # an unknown format fails before any work
     if mode is None:
         mode = "exact" if reader.score_reader is not None else DEFAULT_MATCHING
@@ -431,6 +479,7 @@ def score_files(
                                  split_antecedents, zeros)
     result.report.merge(key_report)
     result.report.merge(response_report)
+    result.settings = described
     return result
 
 
@@ -507,7 +556,7 @@ def score_lines(result: CorpusScore, per_document: bool = False) -> list[str]:
     average first."""
     names = list(result.metrics)
     width = max(10, *(len(name) + 2 for name in names))
-    lines = []
+    lines = [result.settings, ""] if result.settings is not None else []
     if per_document:
         label = max([18, *(len(label) for label, _ in result.partitions)]) + 2
         lines.append(f"{'document (F1)':<{label}}" + "".join(f"{n:>{width}}" for n in names))
