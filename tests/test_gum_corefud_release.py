@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 import harmonize
 from tests.conftest import shared
 
@@ -60,11 +62,13 @@ def equal_with_ids_mapped(ours: list[tuple[str, str]], theirs: list[tuple[str, s
     return equal, len(theirs)
 
 
-def test_gum_dep_through_corefud_rules_is_corefuds_english_gum(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("source", "path"), [("corefud", ("dep", "GUM_academic_exposure.conllu")),
+                                            ("gum", ("coref_tsv", "GUM_academic_exposure.tsv"))])
+def test_gum_through_corefud_rules_is_corefuds_english_gum(source: str, path: tuple[str, str], tmp_path: Path) -> None:
+    """From GUM's dep/ (its own CorefUD build) and from its TSV: the same, CorefUD's."""
     official = shared("corefud-real", "en_gum-corefud-dev-GUM_academic_exposure.conllu")
     out = tmp_path / "exposure.conllu"
-    harmonize.convert([shared("gum", "v11.1.0", "dep", "GUM_academic_exposure.conllu")], "corefud", "corefud", out,
-                      rules="corefud", warn_losses=False)
+    harmonize.convert([shared("gum", "v11.1.0", *path)], source, "corefud", out, rules="corefud", warn_losses=False)
     our_headers, ours = coref_values(out)
     their_headers, theirs = coref_values(official)
     assert our_headers == their_headers == [

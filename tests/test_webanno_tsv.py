@@ -60,14 +60,18 @@ def test_the_dkpro_coreference_layer_example() -> None:
 
 @pytest.mark.parametrize("path", file_params(GUM[::7], "GUM V11.1.0 coref_tsv"))
 def test_gum_tsv_read_as_webanno_equals_the_gum_reader_and_writes_back(path: Path) -> None:
+    """The general reader gives GUM's spans, types, attributes, bridges and split antecedents as the gum reader
+    does; the gum reader alone adds what GUM's build derives from the trees (minspan, link, the build's grouping
+    of GUM_news_questionnaire, spans over empty nodes)."""
     def signature(document: harmonize.Document) -> tuple:
         def key(mention: harmonize.Mention) -> tuple:
-            return (mention.sentence.index, tuple(w.id for w in mention.words))
+            return (mention.sentence.index, tuple(w.id for w in mention.words if not w.is_empty))
 
         return (
-            sorted(repr((key(m), m.link, m.entity.type, m.etype, sorted(m.attrs.items()),
+            sorted(repr((key(m), m.entity.type, m.etype, sorted((k, v) for k, v in m.attrs.items() if k != "minspan"),
                          m.entity.attrs.get("identity"))) for e in document.entities for m in e.mentions),
-            sorted(sorted(key(m) for m in e.mentions) for e in document.entities),
+            sorted(sorted(key(m) for m in e.mentions) for e in document.entities)
+            if path.stem != "GUM_news_questionnaire" else None,
             sorted(repr((key(b.anaphor), min(key(m) for m in b.antecedent.mentions), b.label))
                    for b in document.bridges),
             sorted(repr((min(key(m) for m in s.entity.mentions), sorted(min(key(m) for m in a.mentions)
@@ -76,7 +80,7 @@ def test_gum_tsv_read_as_webanno_equals_the_gum_reader_and_writes_back(path: Pat
         )
 
     ours = read_webanno_tsv(path).documents[0]
-    gum = harmonize.read(path, "gum").documents[0]
+    gum = harmonize.read(path, "gum", bridge_types="keep").documents[0]
     assert signature(ours) == signature(gum)
     assert format_webanno_tsv(ours, Report()) == path.read_text(encoding="utf-8")
 

@@ -54,8 +54,13 @@ register(
         name="gum",
         summary="GUM release: WebAnno TSV 3.2 coreference (coref_tsv/) on the UD trees of dep/ (reader)",
         extension=".tsv",
-        reader=lambda path, lenient, report: _module("gum").read_gum(path, lenient, report),
+        reader=lambda path, lenient, report, bridge_types=None: _module("gum").read_gum(path, lenient, report,
+                                                                                        bridge_types),
         find=lambda folder: _module("gum").tsv_files(folder),
+        reader_options={"bridge_types": (("drop", "keep"), (
+            "GUM's bridging subtypes (def, other) left out, as GUM's own dep/ build writes bridges (counted; the "
+            "default for releases whose dep/ is that build, v8 on), or kept as the bridges' labels (the default "
+            "for earlier releases)"))},
     )
 )
 
