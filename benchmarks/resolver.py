@@ -5,7 +5,8 @@ udapi's corefud.MoveHead puts them), next to the rule baseline, and the predicti
     python benchmarks/resolver.py [--minutes 60] [--epochs 8] [--encoder minilm] [--device auto]
                                   [--model DIR] [--predict-only] [--data ../shared/data]
 
-Training runs in this process (as `harmonize resolve train` does); the model is kept in --model (default: a scratch
+Training runs in this process (as `harmonize resolve train` does) on train less the documents held out to choose the
+epoch on (`harmonize.resolvers.protocol`); dev is scored untouched. The model is kept in --model (default: a scratch
 folder, removed). With --predict-only, an existing --model is scored and timed without training. The issue's
 targets: dev CoNLL >= 45 and at least 20 points above the rule baseline, within 60 minutes on the 2-core CPU.
 """
@@ -55,10 +56,12 @@ def main() -> None:
     from harmonize.resolvers import read_corpus
     from harmonize.resolvers.model import ResolverConfig
     from harmonize.resolvers.neural import Training, load, resolve, train
+    from harmonize.resolvers.protocol import hold_out
     from harmonize.resolvers.rules import resolve_rules
 
     train_corpus = read_corpus(gum_split(options.data, "train"))
     dev_corpus = read_corpus(gum_split(options.data, "dev"))
+    split = hold_out(train_corpus)
     train_words = sum(len(s.words) for d in train_corpus.documents for s in d.sentences)
     print(f"GUM V11.1.0: {len(train_corpus.documents)} train documents ({train_words:,} words), "
           f"{len(dev_corpus.documents)} dev documents", flush=True)
@@ -67,7 +70,7 @@ def main() -> None:
         folder = options.model or scratch / "model"
         if not options.predict_only:
             started = time.perf_counter()
-            history = train(train_corpus, dev_corpus, folder, ResolverConfig(encoder=options.encoder),
+            history = train(split.fit, split.tune, folder, ResolverConfig(encoder=options.encoder),
                             Training(epochs=options.epochs, device=options.device, max_minutes=options.minutes),
                             report=Report(), progress=sys.stderr.isatty())
             best = max(history, key=lambda e: e.conll)
@@ -78,7 +81,8 @@ def main() -> None:
             "rule baseline": timed_resolution(lambda c: resolve_rules(c), dev_corpus),
             "resolver": timed_resolution(lambda c: resolve(model, tokenizer, c, device), dev_corpus),
         }
-    print(f"\ndev F1 (partial matching, no singletons); device {device}")
+    print(f"\n{split.describe('the epoch kept', ['dev'])}")
+    print(f"dev F1 (partial matching, no singletons); device {device}")
     print(f"{'':<15}{'MUC':>8}{'B3':>8}{'CEAF-e':>8}{'LEA':>8}{'CoNLL':>8}{'mentions':>10}{'docs/s':>9}{'words/s':>10}")
     for name, (scores, seconds, documents, words) in rows.items():
         print(f"{name:<15}{scores['muc']:>8.2f}{scores['bcub']:>8.2f}{scores['ceafe']:>8.2f}{scores['lea']:>8.2f}"

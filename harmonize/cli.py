@@ -152,8 +152,8 @@ def convert(
     "harmonize score gold.conllu system.conllu",
     "harmonize score gold.conllu system.conllu --match exact --singletons --json",
     "harmonize score litbank/conll/ converted/ --format conll2012 --per-document",
-    "harmonize score gold.conllua system.conllua --format ua --bridging --non-referring",
-    "harmonize score gold.conllua system.conllua --shared-task codicrac22ar",
+    "harmonize score key.conllua sys.conllua --format ua --bridging",
+    "harmonize score key.conllua sys.conllua --shared-task codicrac22ar",
 ))
 def score(
     key: Annotated[Path, typer.Argument(help="Gold file, or a folder of them (documents paired by id).")],
@@ -806,7 +806,7 @@ def resolve_predict(
 
 
 @app.command(epilog=_examples(
-    "harmonize validate gum/train.conllu gum/dev.conllu --epochs 4",
+    "harmonize validate train.conllu dev.conllu --epochs 4 --test test.conllu",
     "harmonize validate ECB+/ ECB+/ --from ecbplus --cross-document topic",
 ))
 def validate(
@@ -823,15 +823,24 @@ def validate(
     dev_topics: Annotated[str | None, typer.Option(
         help="With --cross-document: these topics (comma-separated) are dev, the others of TRAIN train "
              "(ECB+'s standard dev topics: 2,5,12,18,21,23,34,35).")] = None,
+    test: Annotated[Path | None, typer.Option(
+        help="Also score this split, untouched like dev (e.g. a corpus' test part).", show_default=False)] = None,
+    test_topics: Annotated[str | None, typer.Option(
+        help="With --cross-document: these topics (comma-separated) of --test, else of TRAIN, are the test split "
+             "(ECB+'s: 36-45); they are left out of training.", show_default=False)] = None,
     singletons: Annotated[bool, typer.Option(help="With --cross-document: count singletons in the coreference "
                                                   "metrics too.")] = False,
     lenient: Lenient = False,
     input_option: InputOptions = None,
 ) -> None:
-    """Convert, train, predict dev and score: is a converted corpus learnable and consistent?"""
+    """Convert, train, predict dev (and test) and score: is a converted corpus learnable and consistent?
+
+    Whatever the resolver chooses (the epoch it keeps, its thresholds) is chosen on training documents (topics)
+    held out for it, never on dev or test: the first line says which.
+    """
     if cross_document is not None:
-        _validate_cross_document(train, dev, source, cross_document, dev_topics, singletons, epochs, encoder, device,
-                                 model_dir, lenient, input_option)
+        _validate_cross_document(train, dev, source, cross_document, dev_topics, test, test_topics, singletons, epochs,
+                                 encoder, device, model_dir, lenient, input_option)
         return
     from harmonize.resolvers.model import ResolverConfig
     from harmonize.resolvers.neural import Training
@@ -841,34 +850,47 @@ def validate(
     result = run([train], [dev], source, rules=rules, read_options=_key_values(input_option), lenient=lenient,
                  config=ResolverConfig(encoder=encoder),
                  training=Training(epochs=epochs or 10, device=device, max_minutes=max_minutes), model_dir=model_dir,
-                 report=report, log=_say)
+                 report=report, log=_say, test_inputs=[test] if test is not None else None)
     _say_report(report)
-    typer.echo(f"{result.train_documents} training and {result.dev_documents} dev documents; dev F1, partial "
+    typer.echo(result.protocol)
+    typer.echo(f"{result.train_documents} training and {result.dev_documents} dev documents; F1, partial "
                "matching, singletons left out")
     typer.echo(result.table())
 
 
 def _validate_cross_document(train: Path, dev: Path, source: str, scope: str, dev_topics: str | None,
-                             singletons: bool, epochs: int | None, encoder: str, device: str, model_dir: Path | None,
-                             lenient: bool, input_option: list[str] | None) -> None:
+                             test: Path | None, test_topics: str | None, singletons: bool, epochs: int | None,
+                             encoder: str, device: str, model_dir: Path | None, lenient: bool,
+                             input_option: list[str] | None) -> None:
     from harmonize.resolvers import read_corpus
     from harmonize.resolvers.cross_document import validate_cross_document
+    from harmonize.resolvers.protocol import select_topics
 
     scope = _scope(scope)
     report = Report()
-    train_corpus = read_corpus([train], source, lenient, report, _key_values(input_option))
-    dev_corpus = read_corpus([dev], source, lenient, report, _key_values(input_option)) if dev != train else None
+    options = _key_values(input_option)
+    train_corpus = read_corpus([train], source, lenient, report, options)
+    dev_corpus = read_corpus([dev], source, lenient, report, options) if dev != train else None
+    test_corpus = read_corpus([test], source, lenient, report, options) if test not in (None, train, dev) else None
     if dev_topics:
-        chosen = {t.strip() for t in dev_topics.split(",") if t.strip()}
-        whole = dev_corpus or train_corpus
-        dev_corpus = type(whole)(documents=[d for d in whole.documents if d.topic in chosen])
-        train_corpus.documents = [d for d in train_corpus.documents if d.topic not in chosen]
+        dev_corpus, rest = select_topics(dev_corpus or train_corpus, dev_topics)
+        if dev == train:
+            train_corpus = rest
+    if test_topics:
+        test_corpus, rest = select_topics(test_corpus or train_corpus, test_topics)
+        if test in (None, train):
+            train_corpus = rest
+        if not test_corpus.documents:
+            _say(f"no documents of the test topics {test_topics}: no test split scored")
+            test_corpus = None
     if dev_corpus is None or not dev_corpus.documents or not train_corpus.documents:
         raise typer.BadParameter("train and dev need documents: give two inputs, or one and --dev-topics")
     with _scope_needed():
         result = validate_cross_document(train_corpus, dev_corpus, scope, encoder, epochs or 4, device=device,
-                                         singletons=singletons, log=_say, model_dir=model_dir, report=report)
+                                         singletons=singletons, log=_say, model_dir=model_dir, report=report,
+                                         test=test_corpus)
     _say_report(report)
+    typer.echo(result.protocol)
     typer.echo(f"{len(train_corpus.documents)} training and {len(dev_corpus.documents)} dev documents; per {scope}; "
                f"mention detection exact with singletons, coreference F1 {'with' if singletons else 'without'} "
                f"singletons; trained in {result.train_seconds:.0f} s")

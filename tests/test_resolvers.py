@@ -343,6 +343,7 @@ def test_cli_rules_validate_and_their_errors(encoder: str, tmp_path: Path) -> No
     done = run_cli("validate", tiny, tiny, "--encoder", encoder, "--epochs", "2", "--device", "cpu")
     assert done.returncode == 0, done.stderr
     header, baseline, resolver = done.stdout.splitlines()[-3:]
+    assert done.stdout.startswith("protocol: trained on 1 train document(s), too few to hold any out")
     assert header.split() == ["MUC", "B3", "CEAF-e", "LEA", "CoNLL", "mentions"]
     assert baseline.startswith("rule baseline") and resolver.startswith("resolver")
     assert "epoch 2: loss" in done.stderr

@@ -9,8 +9,8 @@ pairwise scorer (a learned projection, then a small network over both projection
 lemmas are the same and the cosine of the two mention vectors) is trained on the gold mention pairs of one kind inside one scope of the training corpus,
 across documents and within: every coreferent pair and three times as many others drawn at random (seeded).
 Prediction clusters each scope's mentions of each kind by average-linkage agglomerative clustering of
-1 - P(coreferent), cut at a threshold chosen on dev (the best CoNLL F1 there, for gold and for detected mentions
-apart). Memory: a scope's pair matrix is computed in blocks of rows, and a scope of more than ``MAX_CLUSTERED``
+1 - P(coreferent), cut at a threshold chosen on training topics held out for it (the best CoNLL F1 there, for gold
+and for detected mentions apart; `harmonize.resolvers.protocol`), never on the topics that are reported. Memory: a scope's pair matrix is computed in blocks of rows, and a scope of more than ``MAX_CLUSTERED``
 mentions of a kind (a corpus scope, typically) is clustered in blocks of whole documents, each at most that many
 mentions, counted in the report: mentions of two blocks are never joined.
 """
@@ -360,7 +360,8 @@ def load_model(folder: str | Path) -> CrossDocumentModel:
 
 def _choose_cut(dev: Corpus, response: Corpus, encoded: list, scorer: PairScorer, scope: str,
                 log: Callable[[str], None] | None, what: str) -> dict[str, float]:
-    """Each kind's clustering threshold with the best CoNLL F1 of ``response``'s mentions against ``dev``."""
+    """Each kind's clustering threshold with the best CoNLL F1 of ``response``'s mentions against ``dev`` (the
+    tuning part)."""
     from harmonize.resolvers.neural import fresh_copy
 
     groups = scopes(response, scope, mention_vectors(response, encoded))
@@ -377,27 +378,29 @@ def _choose_cut(dev: Corpus, response: Corpus, encoded: list, scorer: PairScorer
             conll[threshold] = kind_scores(dev, predicted, scope, kind)["conll"]
         chosen[kind] = middle_of_best(conll)
         if log is not None:
-            log(f"{what} mentions: {kind} clustering threshold {chosen[kind]} (dev CoNLL {conll[chosen[kind]]:.2f})")
+            log(f"{what} mentions: {kind} clustering threshold {chosen[kind]} (tuning CoNLL "
+                f"{conll[chosen[kind]]:.2f})")
     return chosen
 
 
-def train_model(train: Corpus, dev: Corpus, scope: str = "topic", encoder: str = "minilm", epochs: int = 4,
+def train_model(train: Corpus, tune: Corpus, scope: str = "topic", encoder: str = "minilm", epochs: int = 4,
                 seed: int = 0, device: str = "cpu", log: Callable[[str], None] | None = None,
                 report: Report | None = None, encoded: tuple[list, list] | None = None) -> CrossDocumentModel:
     """Train the pair scorer on ``train``'s gold mentions and the mention detector on its mentions, then choose the
-    detection thresholds and, for gold and for detected mentions, the clustering thresholds on ``dev``.
+    detection thresholds and, for gold and for detected mentions, the clustering thresholds on ``tune`` (topics
+    held out of the training data: `harmonize.resolvers.protocol.hold_out`; never the reported split).
     ``encoded``: the two corpora's word vectors where already computed."""
     from harmonize.resolvers.neural import fresh_copy
 
-    train_words, dev_words = encoded or (encode_documents(train, encoder, device),
-                                         encode_documents(dev, encoder, device))
+    train_words, tune_words = encoded or (encode_documents(train, encoder, device),
+                                          encode_documents(tune, encoder, device))
     scorer = train_pairs(scopes(train, scope, mention_vectors(train, train_words)), epochs, seed, log)
     detector = train_detector(train, train_words, 2 * epochs, seed, report, log)
-    detection = choose_thresholds(detector, dev, dev_words, log)
-    detected = fresh_copy(dev)
-    detect_mentions(detected, detector, dev_words, detection)
-    clustering = {"gold": _choose_cut(dev, dev, dev_words, scorer, scope, log, "gold"),
-                  "predicted": _choose_cut(dev, detected, dev_words, scorer, scope, log, "predicted")}
+    detection = choose_thresholds(detector, tune, tune_words, log)
+    detected = fresh_copy(tune)
+    detect_mentions(detected, detector, tune_words, detection)
+    clustering = {"gold": _choose_cut(tune, tune, tune_words, scorer, scope, log, "gold"),
+                  "predicted": _choose_cut(tune, detected, tune_words, scorer, scope, log, "predicted")}
     return CrossDocumentModel(scorer, detector, clustering, detection, encoder, scope)
 
 
@@ -431,11 +434,13 @@ def kind_scores(key: Corpus, response: Corpus, scope: str, kind: str, singletons
 
 @dataclass
 class Validation:
-    """What `validate_cross_document` measured: figures per (mentions, system, kind), and timings."""
+    """What `validate_cross_document` measured: figures per (split, mentions, system, kind) for dev (and test),
+    the protocol (what was tuned on what), and timings."""
 
-    rows: dict[tuple[str, str, str], dict[str, float]]
+    rows: dict[tuple[str, str, str, str], dict[str, float]]
     scope: str
     singletons: bool
+    protocol: str
     train_seconds: float
     # (mentions, system) -> seconds on dev: the model's with its encoding (and detection); the lemma baseline's
     # clustering alone (on detected mentions, the model's detection is not counted again)
@@ -446,51 +451,60 @@ class Validation:
     def table(self) -> str:
         columns = ("mention recall", "mention precision", "mention F1", "muc", "bcub", "ceafe", "lea", "conll")
         titles = ("MD R", "MD P", "MD F1", "MUC", "B3", "CEAF-e", "LEA", "CoNLL")
-        lines = [f"{'mentions / system / kind':<36}" + "".join(f"{t:>8}" for t in titles)]
-        for (mentions, system, kind), row in self.rows.items():
-            name = f"{mentions} / {system} / {'events' if kind == EVENT else 'entities'}"
-            lines.append(f"{name:<36}" + "".join(f"{row[c]:>8.2f}" for c in columns))
+        lines = [f"{'split / mentions / system / kind':<42}" + "".join(f"{t:>8}" for t in titles)]
+        for (split, mentions, system, kind), row in self.rows.items():
+            name = f"{split} / {mentions} / {system} / {'events' if kind == EVENT else 'entities'}"
+            lines.append(f"{name:<42}" + "".join(f"{row[c]:>8.2f}" for c in columns))
         return "\n".join(lines) + "\n"
 
 
 def validate_cross_document(train: Corpus, dev: Corpus, scope: str = "topic", encoder: str = "minilm",
                             epochs: int = 4, seed: int = 0, device: str = "cpu", singletons: bool = False,
                             log: Callable[[str], None] | None = None, model_dir: str | Path | None = None,
-                            report: Report | None = None) -> Validation:
-    """Train on ``train``, then score on ``dev`` the same-lemma baseline and the model, on dev's gold mentions and
-    on the detector's mentions (the lemma baseline clusters the same detected mentions); the model is kept in
-    ``model_dir`` where given."""
+                            report: Report | None = None, test: Corpus | None = None) -> Validation:
+    """Train on ``train`` (less the topics held out to choose the thresholds on: see
+    `harmonize.resolvers.protocol`), then score on ``dev`` (and ``test``), untouched, the same-lemma baseline and
+    the model, on gold mentions and on the detector's mentions (the lemma baseline clusters the same detected
+    mentions); the model is kept in ``model_dir`` where given."""
     import time
 
     from harmonize.resolvers.lemma import resolve_lemma
     from harmonize.resolvers.neural import fresh_copy
+    from harmonize.resolvers.protocol import hold_out
 
-    for corpus in (train, dev):
+    reported = {"dev": dev, **({"test": test} if test is not None else {})}
+    for corpus in (train, *reported.values()):
         for document in corpus.documents:
             scope_key(document, scope)  # a ScopeError names what the scope needs
+    split = hold_out(train, "topic")
     started = time.perf_counter()
-    encoded = (encode_documents(train, encoder, device), encode_documents(dev, encoder, device))
-    model = train_model(train, dev, scope, encoder, epochs, seed, device, log, report, encoded)
+    encoded = (encode_documents(split.fit, encoder, device), encode_documents(split.tune, encoder, device))
+    model = train_model(split.fit, split.tune, scope, encoder, epochs, seed, device, log, report, encoded)
     train_seconds = time.perf_counter() - started
     if model_dir is not None:
         model.save(model_dir)
-    responses, predict_seconds = {}, {}
-    for mentions in MENTIONS:
-        predicted = fresh_copy(dev)
-        started = time.perf_counter()
-        model.resolve(predicted, mentions == "gold", device, Report())
-        predict_seconds[(mentions, "model")] = time.perf_counter() - started
-        baseline = fresh_copy(dev)
-        if mentions == "predicted":
-            detect_mentions(baseline, model.detector, encoded[1], model.detection)
-        started = time.perf_counter()
-        resolve_lemma(baseline, scope, gold_mentions=True, report=Report())
-        predict_seconds[(mentions, "lemma baseline")] = time.perf_counter() - started
-        responses[(mentions, "lemma baseline")] = baseline
-        responses[(mentions, "model")] = predicted
-    rows = {(mentions, system, kind): kind_scores(dev, response, scope, kind, singletons)
-            for (mentions, system), response in responses.items() for kind in KINDS}
-    return Validation(rows, scope, singletons, train_seconds, predict_seconds,
+    rows: dict[tuple[str, str, str, str], dict[str, float]] = {}
+    predict_seconds: dict[tuple[str, str], float] = {}
+    for name, corpus in reported.items():
+        words = encode_documents(corpus, encoder, device)
+        for mentions in MENTIONS:
+            predicted = fresh_copy(corpus)
+            started = time.perf_counter()
+            model.resolve(predicted, mentions == "gold", device, Report())  # timed with its encoding
+            seconds = time.perf_counter() - started
+            baseline = fresh_copy(corpus)
+            if mentions == "predicted":
+                detect_mentions(baseline, model.detector, words, model.detection)
+            started = time.perf_counter()
+            resolve_lemma(baseline, scope, gold_mentions=True, report=Report())
+            if name == "dev":
+                predict_seconds[(mentions, "model")] = seconds
+                predict_seconds[(mentions, "lemma baseline")] = time.perf_counter() - started
+            for system, response in (("lemma baseline", baseline), ("model", predicted)):
+                for kind in KINDS:
+                    rows[(name, mentions, system, kind)] = kind_scores(corpus, response, scope, kind, singletons)
+    protocol = split.describe("the detection and clustering thresholds", list(reported))
+    return Validation(rows, scope, singletons, protocol, train_seconds, predict_seconds,
                       sum(len(d.mentions) for d in dev.documents), sum(len(list(d.nodes())) for d in dev.documents))
 
 

@@ -148,7 +148,7 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
         if best is record:
             _save_weights(model, output / WEIGHTS)
         log(f"epoch {epoch}: loss {record.loss:.3f}, {record.seconds:.0f} s"
-            + (f", dev CoNLL {record.conll:.2f}, mentions F1 {record.dev['mentions']:.2f}" if record.dev else "")
+            + (f", tuning CoNLL {record.conll:.2f}, mentions F1 {record.dev['mentions']:.2f}" if record.dev else "")
             + (" (best)" if best is record else "") + (" (time budget reached)" if out_of_time else ""))
         _write_history(output, history, best)
         if out_of_time or epoch == training.epochs:
@@ -194,14 +194,14 @@ def evaluate(model: Resolver, tokenizer, gold: Corpus, device: torch.device) -> 
 
 
 def fresh_copy(corpus: Corpus) -> Corpus:
-    """A copy sharing nothing with ``corpus``, through the lossless CorefUD writer and reader (the model's
-    parent pointers defeat copy.deepcopy)."""
+    """A copy sharing nothing with ``corpus``, through the CorefUD writer and reader (the model's parent pointers
+    defeat copy.deepcopy); a mention without a head comes back headed by its first word, as the writer writes it."""
     from harmonize import read, write
 
     with tempfile.TemporaryDirectory(prefix="harmonize-dev-") as folder:
         path = Path(folder) / "dev.conllu"
-        write(corpus, path)
-        return read(path)
+        write(corpus, path, report=Report())
+        return read(path, report=Report())
 
 
 def resolve(model: Resolver, tokenizer, corpus: Corpus, device: torch.device, report: Report | None = None) -> Counter:

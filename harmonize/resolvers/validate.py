@@ -1,6 +1,7 @@
-"""Prove a conversion end to end: read (and convert) train and dev, train the neural resolver on train, resolve dev
-with it and with the rule baseline, and score both against dev with the scorer in CorefUD's primary setting
-(partial matching, singletons left out). What ``harmonize validate`` runs."""
+"""Prove a conversion end to end: read (and convert) train and dev, train the neural resolver on train (the epoch
+it keeps chosen on training documents held out for it: `harmonize.resolvers.protocol`), resolve dev (and test) with
+it and with the rule baseline, and score both in CorefUD's primary setting (partial matching, singletons left out).
+What ``harmonize validate`` runs."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from harmonize.errors import Report
 from harmonize.resolvers import read_corpus
 from harmonize.resolvers.model import ResolverConfig
 from harmonize.resolvers.neural import Epoch, Training, dev_scores, fresh_copy, load, resolve, train
+from harmonize.resolvers.protocol import hold_out
 from harmonize.resolvers.rules import resolve_rules
 
 COLUMNS = (("muc", "MUC"), ("bcub", "B3"), ("ceafe", "CEAF-e"), ("lea", "LEA"), ("conll", "CoNLL"),
@@ -21,12 +23,14 @@ COLUMNS = (("muc", "MUC"), ("bcub", "B3"), ("ceafe", "CEAF-e"), ("lea", "LEA"), 
 
 @dataclass
 class Validation:
-    """F1 per metric (percent) for the rule baseline and the resolver on dev, and the training history."""
+    """F1 per metric (percent) for the rule baseline and the resolver on dev (rows "rule baseline", "resolver")
+    and test (rows "test: ..."), the training history (scores on the held-out part) and the protocol line."""
 
     rows: dict[str, dict[str, float]]
     history: list[Epoch]
     train_documents: int
     dev_documents: int
+    protocol: str = ""
 
     def table(self) -> str:
         width = max(map(len, self.rows)) + 2
@@ -40,20 +44,29 @@ def validate(train_inputs: Sequence[str | Path], dev_inputs: Sequence[str | Path
              rules: str | None = None, read_options: Mapping[str, str] | None = None, lenient: bool = False,
              config: ResolverConfig | None = None, training: Training | None = None,
              model_dir: str | Path | None = None, report: Report | None = None, progress: bool = True,
-             log: Callable[[str], None] | None = None) -> Validation:
-    """Read both sides (``rules`` applied, as ``convert --rules`` would), train (into ``model_dir``, else a
-    temporary folder), and score the rule baseline and the best epoch on dev."""
+             log: Callable[[str], None] | None = None,
+             test_inputs: Sequence[str | Path] | None = None) -> Validation:
+    """Read the sides (``rules`` applied, as ``convert --rules`` would), train (into ``model_dir``, else a
+    temporary folder) on train less its held-out part, keep the epoch best there, and score the rule baseline and
+    the kept epoch on dev, and on test where given."""
     report = report if report is not None else Report()
     train_corpus = read_corpus(train_inputs, source, lenient, report, read_options, rules)
-    dev_corpus = read_corpus(dev_inputs, source, lenient, report, read_options, rules)
+    reported = {"dev": read_corpus(dev_inputs, source, lenient, report, read_options, rules)}
+    if test_inputs:
+        reported["test"] = read_corpus(test_inputs, source, lenient, report, read_options, rules)
+    split = hold_out(train_corpus)
+    rows: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="harmonize-model-") as scratch:
         folder = Path(model_dir) if model_dir is not None else Path(scratch)
-        history = train(train_corpus, dev_corpus, folder, config, training, report=report, progress=progress,
-                        log=log)
+        history = train(split.fit, split.tune if split.held_out else None, folder, config, training,
+                        report=report, progress=progress, log=log)
         model, tokenizer, device = load(folder, training.device if training else "auto")
-        predicted = fresh_copy(dev_corpus)
-        resolve(model, tokenizer, predicted, device, Report())
-    baseline = fresh_copy(dev_corpus)
-    resolve_rules(baseline, report=Report())
-    rows = {"rule baseline": dev_scores(dev_corpus, baseline), "resolver": dev_scores(dev_corpus, predicted)}
-    return Validation(rows, history, len(train_corpus.documents), len(dev_corpus.documents))
+        for name, corpus in reported.items():
+            prefix = "" if name == "dev" else f"{name}: "
+            baseline, predicted = fresh_copy(corpus), fresh_copy(corpus)
+            resolve_rules(baseline, report=Report())
+            resolve(model, tokenizer, predicted, device, Report())
+            rows[f"{prefix}rule baseline"] = dev_scores(corpus, baseline)
+            rows[f"{prefix}resolver"] = dev_scores(corpus, predicted)
+    protocol = split.describe("the epoch kept", list(reported))
+    return Validation(rows, history, len(train_corpus.documents), len(reported["dev"].documents), protocol)
