@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from harmonize.cli import app
-from harmonize.errors import HarmonizeError
+from harmonize.errors import FormatError, HarmonizeError
 from harmonize.scoring.score import score_files
 from tests.conftest import SHARED_DATA, shared
 
@@ -136,9 +136,14 @@ def test_settings_that_cannot_be_scored_say_why(options: dict, message: str) -> 
         score_files(key, key, **options)
 
 
-def test_unbalanced_discourse_deixis_brackets_name_the_document(tmp_path: Path) -> None:
+def test_malformed_markables_name_file_line_and_reason_or_are_dropped(tmp_path: Path) -> None:
     broken = tmp_path / "broken.key"
     text = (FIXTURES / "ua_dd" / "dd.key").read_text(encoding="utf-8")
     broken.write_text(text.replace("\t(EntityID=d1|MarkableID=d1a\t", "\t_\t", 1), encoding="utf-8")
-    with pytest.raises(HarmonizeError, match="document 'dd-1': unbalanced DISCOURSE_DEIXIS brackets"):
+    line = next(n for n, row in enumerate(text.split("\n"), 1) if row.startswith("4\tearly"))
+    with pytest.raises(FormatError) as raised:
         score_files(broken, broken, "ua", discourse_deixis=True)
+    assert (raised.value.path, raised.value.line, raised.value.reason.split(":")[0]) == (
+        str(broken), line, "unbalanced markable brackets")
+    lenient = score_files(broken, broken, "ua", discourse_deixis=True, lenient=True)
+    assert lenient.report.counts["unbalanced markable brackets"] == 2 and lenient.conll == 1  # key and response

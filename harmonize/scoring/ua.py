@@ -33,25 +33,14 @@ from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import numpy as np
-from scipy.optimize import linear_sum_assignment
-
 from harmonize.converters import get_format
-from harmonize.converters.corefud import escape_value
-from harmonize.converters.ua import (
-    ELEMENT_OF,
-    META_DECLARED,
-    META_LINES,
-    META_OPENINGS,
-    NON_REFERRING,
-    anchor_mention,
-)
-from harmonize.errors import HarmonizeError, Report
-from harmonize.schemas.model import Document, Mention
+from harmonize.converters.ua import COLUMNS, NON_REFERRING
+from harmonize.errors import HarmonizeError, Problems, Report
+from harmonize.io import read_text
+from harmonize.scoring.assignment import sparse_assignment
 from harmonize.scoring.metrics import UA_METRICS, BlancScore, Score
 
 BRIDGING_FIGURES = ("recognition", "markable", "entity")
-_PSEUDO = escape_value(NON_REFERRING)
 
 
 @dataclass(frozen=True)
@@ -148,69 +137,155 @@ class UADocument:
     bridges: dict[Markable, Markable]
 
 
-# -- from the model ---------------------------------------------------------------------------------------------
+# -- from CoNLL-UA lines --------------------------------------------------------------------------------------------
 
 
-def ua_document(document: Document, settings: UASettings, key: bool, forms: bool = True) -> UADocument:
-    """The markables of ``document`` (minimal spans on the key side only, as the reference reads them)."""
-    words = [(s.index, n.id, n.form if forms else "") for s in document.sentences for n in s.nodes
-             if not n.is_empty]
-    line_of = {id(node): at for at, node in enumerate(document.nodes())}
-    min_spans = settings.min_spans and key
-    if settings.discourse_deixis:
-        entities = _column_entities(document, "DISCOURSE_DEIXIS", line_of, min_spans)
-        return UADocument(document.id, words, entities, {})
-    numbers = {id(w): n for n, w in enumerate((w for w in document.nodes() if not w.is_empty), 1)}
-    openings: dict[str, list[str]] = document.meta.get(META_OPENINGS, {})
-    groups: dict[str, list[Mention]] = {}
-    for index, mention in enumerate(sorted(document.mentions, key=lambda m: m.order)):
-        groups.setdefault(mention.attrs.get("MarkableID", f"#{index}"), []).append(mention)
-    rank = {markable: at for at, markable in enumerate(openings)}
-    ordered = sorted(groups.items(), key=lambda item: (rank.get(item[0], len(rank)), item[1][0].order))
-    entities: dict[str, _Entity] = {}
-    markable_of: dict[int, Markable] = {}
-    for markable_id, mentions in ordered:
-        entity = mentions[0].entity
-        assert entity is not None
-        brackets = openings.get(markable_id, [])
-        if len(brackets) > 1:  # several brackets: the reference keeps the last
-            last = mentions[-1].parts()[-1]
-            start, end = line_of[id(last[0])], line_of[id(last[-1])]
-        else:
-            start = min(line_of[id(m.words[0])] for m in mentions)
-            end = max(line_of[id(m.words[-1])] for m in mentions)
-        min_span = None
-        if min_spans:
-            raw = _min_value(brackets[-1]) if brackets else None
-            if raw is None and mentions[0].head is not None and id(mentions[0].head) in numbers:
-                raw = str(numbers[id(mentions[0].head)])
-            min_span = _min_span(raw)
-        markable = Markable(start, end, min_span)
-        for mention in mentions:
-            markable_of[id(mention)] = markable
-        entities.setdefault(entity.id or "", _Entity([], not (entity.id or "").endswith(_PSEUDO), []))
-        entities[entity.id or ""].markables.append(markable)
-    for split in document.split_antecedents:
-        if split.entity.id in entities:
-            entities[split.entity.id].elements.extend(a.id for a in split.antecedents if a.id in entities)
-    bridges: dict[Markable, Markable] = {}
-    for bridge in document.bridges:
-        if bridge.label == ELEMENT_OF:
-            plural, member = bridge.antecedent.id, bridge.anaphor.entity
-            if plural in entities and member is not None and member.id in entities:
-                entities[plural].elements.append(member.id)  # type: ignore[arg-type]
-            continue
-        anchor = anchor_mention(bridge, lambda m: m.attrs.get("MarkableID"))
-        if anchor is not None and id(bridge.anaphor) in markable_of:
-            bridges[markable_of[id(bridge.anaphor)]] = markable_of[id(anchor)]
-    return UADocument(document.id, words, entities, bridges)
+@dataclass
+class _Brackets:
+    """A MarkableID's brackets as read: the last one's entity, span and Min (as the reference keeps them), and the
+    ElementOf values of all."""
+
+    entity: str
+    start: int
+    end: int | None
+    min_value: str | None
+    line: int
 
 
-def _min_value(opening: str) -> str | None:
-    for item in opening.split("|"):
-        if item.startswith("Min="):
-            return item[4:]
-    return None
+class _UAReader:
+    """The documents of a CoNLL-UA text as the UA scorer reads them: a document's token lines are its positions
+    (empty nodes and multiword tokens included), markables the brackets of one column (IDENTITY, or
+    DISCOURSE_DEIXIS), bridging the BRIDGING column. Malformed input is a `FormatError` naming file and line, or with
+    ``lenient`` dropped and counted (`harmonize.errors.Problems`)."""
+
+    def __init__(self, path: str, problem: Problems, column: str, min_spans: bool, bridging: bool,
+                 forms: bool) -> None:
+        self.path, self.problem, self.column = path, problem, column
+        self.min_spans, self.bridging, self.forms = min_spans, bridging, forms
+        self.columns: tuple[str, ...] = COLUMNS
+        self.documents: list[UADocument] = []
+        self.started = False
+
+    def read(self, text: str) -> list[UADocument]:
+        self.start(None)
+        self.started = False
+        for number, line in enumerate(text.split("\n"), 1):
+            if line.startswith("#"):
+                self.comment(number, line)
+            elif not line.strip():
+                self.sentence += self.sentence_open
+                self.sentence_open = False
+            else:
+                self.token(number, line)
+        self.finish()
+        return self.documents
+
+    def start(self, document_id: str | None) -> None:
+        self.document_id = document_id
+        self.words: list[tuple[int, str, str]] = []
+        self.position = self.sentence = 0
+        self.sentence_open = False
+        self.brackets: dict[str, _Brackets] = {}
+        self.elements: dict[str, list[str]] = {}  # plural EntityID -> MarkableIDs naming it, a bracket each
+        self.open: list[str] = []
+        self.anchors: dict[str, tuple[str, int]] = {}  # anaphor MarkableID -> (anchor MarkableID, line)
+
+    def comment(self, number: int, line: str) -> None:
+        if line.startswith("# global.columns"):
+            names = tuple(line.partition("=")[2].split())
+            if "ID" not in names or "IDENTITY" not in names:
+                self.problem(number, "global.columns without ID or IDENTITY", line)
+            else:
+                self.columns = names
+        elif line.startswith("# newdoc"):
+            self.finish()
+            self.start(line.partition("=")[2].strip() or None)
+            self.started = True
+
+    def token(self, number: int, line: str) -> None:
+        fields = line.split("\t") if "\t" in line else line.split()
+        if len(fields) > len(self.columns) or len(fields) <= self.columns.index("IDENTITY"):
+            self.problem(number, "columns that disagree with global.columns",
+                         f"{len(fields)} fields, {len(self.columns)} declared")
+            return
+        self.started = self.sentence_open = True
+        values = dict(zip(self.columns, fields))
+        node_id = values["ID"]
+        if "." not in node_id and "-" not in node_id:
+            self.words.append((self.sentence, node_id, values.get("FORM", "_") if self.forms else ""))
+        cell = values.get(self.column, "_")
+        if cell not in ("_", ""):
+            self.markables(number, cell)
+        if self.bridging and values.get("BRIDGING", "_") not in ("_", ""):
+            for item in values["BRIDGING"].split("(")[1:]:
+                info = _items(item.removesuffix(")"))
+                if "MarkableID" not in info or "MentionAnchor" not in info:
+                    self.problem(number, "bridging without MarkableID or MentionAnchor", values["BRIDGING"])
+                else:
+                    self.anchors[info["MarkableID"]] = (info["MentionAnchor"], number)
+        self.position += 1
+
+    def markables(self, number: int, cell: str) -> None:
+        closings, *openings = cell.split("(")
+        # Bare closings close the last opened; named ones (markable_3), for crossing markables) their own.
+        names = [name for name in closings.split(")") if name] if closings.strip(")") else [None] * len(closings)
+        for name in names:
+            if not self.open or (name is not None and name not in self.open):
+                self.problem(number, "unbalanced markable brackets", f"{cell!r}: nothing open to close")
+                return
+            markable = self.open.pop() if name is None else self.open.pop(len(self.open) - 1 - self.open[::-1].index(name))
+            self.brackets[markable].end = self.position
+        for opening in openings:
+            single = opening.endswith(")")
+            info = _items(opening[:-1] if single else opening)
+            if "MarkableID" not in info or "EntityID" not in info:
+                self.problem(number, "a markable without EntityID or MarkableID", opening)
+                continue
+            markable = info["MarkableID"]
+            known = self.brackets.get(markable)
+            if known is None:
+                self.brackets[markable] = known = _Brackets(info["EntityID"], self.position, None, None, number)
+            known.entity, known.start, known.min_value = info["EntityID"], self.position, info.get("Min")
+            known.end = self.position if single else None
+            for plural in filter(None, info.get("ElementOf", "").split(",")):
+                self.elements.setdefault(plural, []).append(markable)
+            if not single:
+                self.open.append(markable)
+
+    def finish(self) -> None:
+        if not self.started:
+            return
+        for markable in self.open:
+            self.problem(self.brackets[markable].line, "unbalanced markable brackets", f"{markable} is never closed")
+            del self.brackets[markable]
+        markables = {name: Markable(b.start, b.end, _min_span(b.min_value) if self.min_spans else None)
+                     for name, b in self.brackets.items() if b.end is not None}
+        entities: dict[str, _Entity] = {}
+        for name, markable in markables.items():
+            entity_id = self.brackets[name].entity
+            if entity_id not in entities:
+                elements = [self.brackets[m].entity for m in self.elements.get(entity_id, []) if m in markables]
+                entities[entity_id] = _Entity([], not entity_id.endswith(NON_REFERRING), elements)
+            entities[entity_id].markables.append(markable)
+        for plural, members in self.elements.items():
+            missing = [m for m in members if self.brackets[m].entity not in entities] if plural in entities else [plural]
+            if missing:
+                self.problem(self.brackets[members[0]].line, "an ElementOf naming no entity",
+                             f"{plural}: {', '.join(missing)}")
+                if plural in entities:
+                    entities[plural].elements = [e for e in entities[plural].elements if e in entities]
+        bridges: dict[Markable, Markable] = {}
+        for anaphor, (anchor, number) in self.anchors.items():
+            if anaphor not in markables or anchor not in markables:
+                self.problem(number, "a bridging anchor to a missing markable", f"{anaphor} -> {anchor}")
+                continue
+            bridges[markables[anaphor]] = markables[anchor]
+        self.documents.append(UADocument(self.document_id, self.words, entities, bridges))
+
+
+def _items(text: str) -> dict[str, str]:
+    """A bracket's ``key=value`` items, as written."""
+    return {key: value for key, _, value in (item.partition("=") for item in text.split("|") if item)}
 
 
 def _min_span(value: str | None) -> tuple[int, int] | None:
@@ -224,48 +299,6 @@ def _min_span(value: str | None) -> tuple[int, int] | None:
         return (first, int(parts[1]) - 1) if len(parts) == 2 else (first, first)
     except ValueError:
         return None
-
-
-def _column_entities(document: Document, column: str, line_of: dict[int, int],
-                     min_spans: bool) -> dict[str, _Entity]:
-    """The markables of a column the model does not hold (DISCOURSE_DEIXIS), from the token lines kept as read."""
-    declared = document.meta.get(META_DECLARED, ())
-    lines = document.meta.get(META_LINES)
-    if lines is None or column not in declared:
-        return {}
-    at = declared.index(column)
-    entities: dict[str, _Entity] = {}
-    elements: dict[str, list[str]] = {}
-    open_markables: list[tuple[Markable, str]] = []
-    position = {(n.sentence.index, n.id): line_of[id(n)] for n in document.nodes()}  # type: ignore[union-attr]
-    for where, (_line, fields) in lines.items():
-        cell = fields[at] if at < len(fields) else "_"
-        if cell in ("_", ""):
-            continue
-        here = position[where]
-        closings, *openings = cell.split("(")
-        for _char in closings.replace(")", ")\0").split("\0")[:-1]:
-            if not open_markables:
-                raise HarmonizeError(f"document {document.id!r}: unbalanced {column} brackets at {cell!r}")
-            markable, _ = open_markables.pop()
-            markable.end = here
-        for opening in openings:
-            single = opening.endswith(")")
-            info = dict(item.partition("=")[::2] for item in (opening[:-1] if single else opening).split("|"))
-            entity_id = info.get("EntityID")
-            if entity_id is None:
-                raise HarmonizeError(f"document {document.id!r}: a {column} markable without EntityID: {opening!r}")
-            markable = Markable(here, here, _min_span(info.get("Min")) if min_spans else None)
-            entity = entities.setdefault(entity_id, _Entity([], not entity_id.endswith(NON_REFERRING), []))
-            entity.markables.append(markable)
-            for plural in filter(None, info.get("ElementOf", "").split(",")):
-                elements.setdefault(plural, []).append(entity_id)
-            if not single:
-                open_markables.append((markable, entity_id))
-    for plural, members in elements.items():
-        if plural in entities:
-            entities[plural].elements.extend(members)
-    return entities
 
 
 # -- clusters as the reference builds them ------------------------------------------------------------------------
@@ -393,11 +426,9 @@ def _overlaps(key, response, splits: Alignment) -> dict[tuple[int, int], float]:
 
 
 def _ceaf(response, key, splits: Alignment, by_entity: bool) -> tuple[float, float, float, float]:
-    scores = np.zeros((len(key), len(response)))
-    for (i, j), shared in _overlaps(key, response, splits).items():
-        scores[i, j] = 2 * shared / (len(key[i]) + len(response[j])) if by_entity else shared
-    rows, columns = linear_sum_assignment(-scores)
-    similarity = float(scores[rows, columns].sum())
+    scores = {(i, j): 2 * shared / (len(key[i]) + len(response[j])) if by_entity else shared
+              for (i, j), shared in _overlaps(key, response, splits).items()}
+    similarity = sum(scores[pair] for pair in sparse_assignment(scores, scores.__getitem__))
     if by_entity:
         return similarity, len(response), similarity, len(key)
     return similarity, sum(len(c) for c in response), similarity, sum(len(c) for c in key)
@@ -511,6 +542,11 @@ def _score_document(metric: str, key: list[list[Markable]], response: list[list[
     f_splits: Alignment = {}
     split_counts = [0.0] * 4
     if key_splits or response_splits:
+        # The alignment's ties are broken as the reference breaks them (scipy's assignment); imported here, as
+        # documents without split antecedents need neither.
+        import numpy as np
+        from scipy.optimize import linear_sum_assignment
+
         key_splits, response_splits = key_splits or [_DUMMY], response_splits or [_DUMMY]
         key_sets = [list(m.members or ()) for m in key_splits]
         response_sets = [list(m.members or ()) for m in response_splits]
@@ -614,18 +650,19 @@ def _bridging(key: UADocument, response: UADocument, in_key: dict[Markable, int]
 
 
 def read_ua_documents(path: str | Path, settings: UASettings, key: bool, forms: bool = True,
-                      lenient: bool = False, read_options: dict[str, str] | None = None
-                      ) -> tuple[list[UADocument], Report]:
-    """A UA file, or the UA files of a folder, as the UA scorer sees them (with the report of what reading
-    dropped)."""
+                      lenient: bool = False) -> tuple[list[UADocument], Report]:
+    """A UA file, or the UA files of a folder, as the UA scorer sees them (minimal spans on the key side only, as
+    the reference reads them), with the report of what ``lenient`` dropped."""
     from harmonize.conversion import input_files
 
-    reader = get_format("ua", "read")
-    documents: list[UADocument] = []
     report = Report()
-    for file in input_files([Path(path)], reader):
-        corpus = reader.read(file, lenient=lenient, report=report, **(read_options or {}))
-        documents.extend(ua_document(d, settings, key, forms) for d in corpus.documents)
+    documents: list[UADocument] = []
+    column = "DISCOURSE_DEIXIS" if settings.discourse_deixis else "IDENTITY"
+    for file in input_files([Path(path)], get_format("ua", "read")):
+        reader = _UAReader(str(file), Problems(str(file), lenient, report), column, settings.min_spans and key,
+                           settings.bridging, forms)
+        documents.extend(reader.read(read_text(file)))
+        report.opened(file)
     return documents, report
 
 
@@ -640,8 +677,10 @@ def score_ua_files(key: str | Path, response: str | Path, settings: UASettings, 
     if unknown:
         raise HarmonizeError(f"unknown UA metric(s) {', '.join(unknown)}; known: {', '.join(UA_METRICS)} "
                              "(--non-referring and --bridging add their own figures)")
-    key_documents, key_report = read_ua_documents(key, settings, True, forms, lenient, read_options)
-    response_documents, response_report = read_ua_documents(response, settings, False, forms, lenient, read_options)
+    if read_options:
+        raise HarmonizeError("UA scoring reads markables as the UA scorer does: reader options (-I) do not apply")
+    key_documents, key_report = read_ua_documents(key, settings, True, forms, lenient)
+    response_documents, response_report = read_ua_documents(response, settings, False, forms, lenient)
     totals, per_document = score_ua_documents(key_documents, response_documents, settings, metrics)
     result = CorpusScore(totals, len(per_document), partitions=per_document, settings=settings.describe())
     result.report.merge(key_report)
