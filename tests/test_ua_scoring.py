@@ -147,3 +147,23 @@ def test_malformed_markables_name_file_line_and_reason_or_are_dropped(tmp_path: 
         str(broken), line, "unbalanced markable brackets")
     lenient = score_files(broken, broken, "ua", discourse_deixis=True, lenient=True)
     assert lenient.report.counts["unbalanced markable brackets"] == 2 and lenient.conll == 1  # key and response
+
+
+def test_mutated_ua_files_are_scored_or_refused_in_one_line(tmp_path: Path) -> None:
+    """Fuzzing the scorer's reader as the other readers are fuzzed: bytes of the shared cases replaced by
+    characters that matter to the format; never a bare traceback."""
+    import random
+
+    keys = sorted(shared("corefud-samples", "corefud-scorer", "tests-ua").rglob("*.key"))
+    rng = random.Random(7)
+    mutated = tmp_path / "mutated.key"
+    for _ in range(150):
+        characters = list(rng.choice(keys).read_text(encoding="utf-8"))
+        for _ in range(rng.randint(1, 5)):
+            characters[rng.randrange(len(characters))] = rng.choice("()|=_\t\n-,0a#")
+        mutated.write_text("".join(characters), encoding="utf-8")
+        for options in ({}, {"mode": "min", "bridging": True, "non_referring": True}, {"discourse_deixis": True}):
+            try:
+                score_files(mutated, mutated, "ua", forms=False, **options)
+            except HarmonizeError as error:
+                assert "\n" not in str(error)
