@@ -312,7 +312,7 @@ class _Reader:
             document.add_bridge(mentions[anaphor], mentions[anchor].entity, anchor)  # type: ignore[arg-type]
 
 
-def anchor_mention(bridge, markable_id) -> Mention | None:
+def _anchor_mention(bridge, markable_id) -> Mention | None:
     """A bridge's anchor markable: the antecedent's mention whose MarkableID (``markable_id(mention)``) the bridge
     names (its label, as read from UA), else the antecedent's nearest mention before the anaphor, else its first."""
     named = next((m for m in bridge.antecedent.mentions if markable_id(m) == bridge.label), None)
@@ -515,7 +515,7 @@ class _Writer:
         return identity, bridging
 
     def _anchor(self, bridge) -> str | None:
-        chosen = anchor_mention(bridge, lambda m: self.markable_ids[id(m)])
+        chosen = _anchor_mention(bridge, lambda m: self.markable_ids[id(m)])
         return self.markable_ids[id(chosen)] if chosen is not None else None
 
 

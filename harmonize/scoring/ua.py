@@ -3,9 +3,9 @@
 
 What UA adds to identity coreference, and the conventions of the reference kept here:
 
-* **Markables**: a mention is its first and last token line in the document (empty nodes count as lines); a
-  markable written in several brackets (CRAFT's discontinuous markables) is its last bracket; a markable over
-  several sentences (read as a mention per sentence) is one span again.
+* **Markables** are read from the lines, as the reference reads them (the model is not needed): a markable is its
+  first and last token line in the document (empty nodes and multiword tokens count as lines), over sentences if
+  its brackets are; one written in several brackets (CRAFT's discontinuous markables) is its last bracket.
 * **Minimal spans** (``min_spans``, ``--match min``): a key markable with ``Min`` matches a response markable that
   starts between the key's start and Min's start and ends between Min's end and the key's end. The reference
   compares markables this way where it compares them one by one (CEAF's entity similarity, non-referring markables,
