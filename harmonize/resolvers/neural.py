@@ -45,6 +45,9 @@ class Training:
     seed: int = 42
     device: str = "auto"
     max_minutes: float | None = None
+    # Recompute the encoder's layers in the backward pass instead of keeping their activations: a long GUM
+    # document's step peaks at 1.3 GB instead of 2.9 (its attention maps), for about a fifth more time a step.
+    low_memory: bool = True
 
 
 @dataclass
@@ -87,6 +90,8 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
     else:
         encoder, tokenizer = load_encoder(config.encoder)
         model = Resolver(encoder, config).to(device)
+    if training.low_memory:
+        _recompute_encoder_layers(model.encoder)
     features = []
     for document in documents:
         features.append(document_features(document, tokenizer, config.window, config.context, config.max_width,
@@ -162,6 +167,17 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
             path.unlink()
         checkpoint.rmdir()
     return history
+
+
+def _recompute_encoder_layers(encoder) -> None:
+    """Activation checkpointing of a Hugging Face encoder (its method's name changed in transformers 5)."""
+    kwargs = {"use_reentrant": False}
+    if hasattr(encoder, "activation_checkpointing_enable"):
+        encoder.activation_checkpointing_enable(activation_checkpointing_kwargs=kwargs)
+    else:
+        encoder.gradient_checkpointing_enable(gradient_checkpointing_kwargs=kwargs)
+    if getattr(encoder.config, "use_cache", None):
+        encoder.config.use_cache = False  # no cache to keep between steps: an encoder
 
 
 def _progress(enabled: bool, total: int, description: str):
