@@ -156,29 +156,21 @@ class _Reader:
         if cell in ("_", ""):
             return
         assert self.document is not None
-        closings, *openings = cell.split("(")
-        if closings:
-            if node.is_empty:
-                self.problem(number, "a zero closes a markable", cell)
-            if closings.strip(")"):  # closings that name their markables (crossing markables): markable_1)
-                self.document.meta[META_NAMED_CLOSINGS] = True
-                for markable in filter(None, closings.split(")")):
-                    open_parts = [i for i, (m, _p) in enumerate(self.stack) if m == markable]
-                    if not open_parts:
-                        self.problem(number, "unbalanced markable brackets", f"{cell!r}: {markable} is not open")
-                        return
-                    _m, part = self.stack.pop(open_parts[-1])
-                    self.markables[markable]["parts"][part].append(node)
-            else:
-                for _char in closings:
-                    if not self.stack:
-                        self.problem(number, "unbalanced markable brackets", f"{cell!r}: nothing open to close")
-                        return
-                    markable, part = self.stack.pop()
-                    self.markables[markable]["parts"][part].append(node)
-        for opening in openings:
-            single = opening.endswith(")")
-            info = _attributes(opening[:-1] if single else opening)
+        closings, openings = markable_cell(cell)
+        if closings and node.is_empty:
+            self.problem(number, "a zero closes a markable", cell)
+        if any(closings):  # closings that name their markables (crossing markables): markable_1)
+            self.document.meta[META_NAMED_CLOSINGS] = True
+        for markable in closings:
+            open_parts = [i for i, (m, _p) in enumerate(self.stack) if markable is None or m == markable]
+            if not open_parts:
+                self.problem(number, "unbalanced markable brackets",
+                             f"{cell!r}: {markable} is not open" if markable else f"{cell!r}: nothing open to close")
+                return
+            name, part = self.stack.pop(open_parts[-1])
+            self.markables[name]["parts"][part].append(node)
+        for opening, single in openings:
+            info = _attributes(opening)
             if "MarkableID" not in info or "EntityID" not in info:
                 self.problem(number, "a markable without EntityID or MarkableID", opening)
                 continue
@@ -192,7 +184,7 @@ class _Reader:
                 self.problem(number, "one MarkableID in two entities", markable)
                 continue
             entry["parts"].append([node])
-            self.document.meta[META_OPENINGS].setdefault(markable, []).append(opening[:-1] if single else opening)
+            self.document.meta[META_OPENINGS].setdefault(markable, []).append(opening)
             if not single:
                 if node.is_empty:
                     self.problem(number, "a zero opens a markable of several tokens", opening)
@@ -310,6 +302,16 @@ class _Reader:
                 self.problem(number, "a bridge inside one entity", f"{anaphor} -> {anchor}")
                 continue
             document.add_bridge(mentions[anaphor], mentions[anchor].entity, anchor)  # type: ignore[arg-type]
+
+
+def markable_cell(cell: str) -> tuple[list[str | None], list[tuple[str, bool]]]:
+    """A markable column's cell cut into the markables it closes (each one's name where closings name them,
+    ``markable_3)``; None for a bare ``)``, which closes the last opened), then the brackets it opens: each one's
+    ``key=value|...`` text and whether it closes on the same token."""
+    closings, *openings = cell.split("(")
+    closed: list[str | None] = [name for name in closings.split(")") if name] if closings.strip(")") else (
+        [None] * len(closings))
+    return closed, [(opening.removesuffix(")"), opening.endswith(")")) for opening in openings]
 
 
 def _anchor_mention(bridge, markable_id) -> Mention | None:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from harmonize.converters import get_format
-from harmonize.converters.ua import COLUMNS, NON_REFERRING
+from harmonize.converters.ua import COLUMNS, NON_REFERRING, markable_cell
 from harmonize.errors import HarmonizeError, Problems, Report
 from harmonize.io import read_text
 from harmonize.scoring.assignment import sparse_assignment
@@ -226,18 +226,15 @@ class _UAReader:
         self.position += 1
 
     def markables(self, number: int, cell: str) -> None:
-        closings, *openings = cell.split("(")
-        # Bare closings close the last opened; named ones (markable_3), for crossing markables) their own.
-        names = [name for name in closings.split(")") if name] if closings.strip(")") else [None] * len(closings)
-        for name in names:
+        closings, openings = markable_cell(cell)
+        for name in closings:
             if not self.open or (name is not None and name not in self.open):
                 self.problem(number, "unbalanced markable brackets", f"{cell!r}: nothing open to close")
                 return
             markable = self.open.pop() if name is None else self.open.pop(len(self.open) - 1 - self.open[::-1].index(name))
             self.brackets[markable].end = self.position
-        for opening in openings:
-            single = opening.endswith(")")
-            info = _items(opening[:-1] if single else opening)
+        for opening, single in openings:
+            info = _items(opening)
             if "MarkableID" not in info or "EntityID" not in info:
                 self.problem(number, "a markable without EntityID or MarkableID", opening)
                 continue
