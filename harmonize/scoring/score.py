@@ -10,6 +10,7 @@ de-duplication does. Singletons are left out of both sides unless asked for (the
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -53,6 +54,17 @@ class CorpusScore:
         if not all(name in self.metrics for name in ("muc", "bcub", "ceafe")):
             return None
         return (self.metrics["muc"].f1 + self.metrics["bcub"].f1 + self.metrics["ceafe"].f1) / 3
+
+    def merged(self, other: CorpusScore) -> CorpusScore:
+        """The score of both parts' documents together (the sums the reference scorers take over documents)."""
+        metrics = {name: score + other.metrics[name] for name, score in self.metrics.items()}  # type: ignore[operator]
+        duplicates = {side: self.duplicates.get(side, 0) + other.duplicates.get(side, 0)
+                      for side in {*self.duplicates, *other.duplicates}}
+        report = Report()
+        report.merge(self.report)
+        report.merge(other.report)
+        return CorpusScore(metrics, self.documents + other.documents, duplicates, self.partitions + other.partitions,
+                           report, self.settings)
 
     def to_json(self) -> dict:
         """``{"metrics": {name: {"recall", "precision", "f1"}}, "conll": ...}``; UA's bridging figures nested as
@@ -130,22 +142,30 @@ def read_scored(path: str | Path, format: str, read_options: dict[str, str] | No
     """Read a file, or the format's files in a folder (parsing documents without trees with the ``parse``
     engine), and keep what the scorer needs (a worker process can send this back cheaply), with the report of
     what reading dropped (``lenient``) or parsing changed."""
+    report = Report()
+    documents = [document for piece in scored_pieces(path, format, read_options, mode, forms, parse, parse_overwrite,
+                                                     lenient, report) for document in piece]
+    return documents, report
+
+
+def scored_pieces(path: str | Path, format: str, read_options: dict[str, str] | None, mode: str, forms: bool,
+                  parse: str | None, parse_overwrite: bool, lenient: bool, report: Report
+                  ) -> Iterator[list[ScoredDocument]]:
+    """`read_scored`, a piece at a time: a large CorefUD file's pieces of whole documents one after another, any
+    other file at once (what reading drops or parsing changes goes to ``report``)."""
     from harmonize.conversion import input_files
 
     reader = get_format(format, "read")
-    documents: list[ScoredDocument] = []
-    report = Report()
     for file in input_files([Path(path)], reader):
         if reader.score_reader is not None:
-            documents.extend(reader.score_reader(file))
+            yield list(reader.score_reader(file))
             report.opened(file)
             continue
         for corpus in _corpora(file, reader, lenient, report, read_options):
             if parse is not None:
                 parse_corpus(corpus, parse, report, parse_overwrite)
-            documents.extend(scored_documents(corpus, mode, forms))
+            yield scored_documents(corpus, mode, forms)
             corpus.release()  # freed now by reference counting, not later by a collector pass over the whole model
-    return documents, report
 
 
 def _corpora(file: Path, reader, lenient: bool, report: Report, read_options: dict[str, str] | None):
@@ -386,6 +406,8 @@ def checked_metrics(metrics: list[str] | None, mode: str) -> list[str]:
 
 # Below this response size a worker process costs more than reading the response beside the key saves.
 WORKER_BYTES = 1 << 20
+# Above this size, key and response are read and scored a piece at a time, in step (see `_score_in_step`).
+IN_STEP_BYTES = 64 << 20
 
 
 def score_files(
@@ -463,6 +485,11 @@ def score_files(
     sides = (format, read_options, mode, forms, parse, parse_overwrite, lenient)
     may_use_worker = parser is None or parser.shares_processes
     key, response = Path(key), Path(response)
+    if cross_document is None and key.is_file() and response.is_file() and \
+            max(key.stat().st_size, response.stat().st_size) > IN_STEP_BYTES:
+        result = _score_in_step(key, response, sides, names, singletons, mode, split_antecedents, zeros)
+        result.settings = described
+        return result
     with paused_gc():
         if may_use_worker and (jobs or os.cpu_count() or 1) > 1 and response.is_file() and \
                 response.stat().st_size >= WORKER_BYTES:
@@ -480,6 +507,41 @@ def score_files(
     result.report.merge(key_report)
     result.report.merge(response_report)
     result.settings = described
+    return result
+
+
+def _score_in_step(key: Path, response: Path, sides: tuple, names: list[str], singletons: bool, mode: str,
+                   split_antecedents: bool, zeros: str) -> CorpusScore:
+    """Score two large files a piece of the key at a time, each against its documents of the response, summing as
+    `score_documents` sums over documents, so that memory follows a piece, not the files. A response whose
+    documents come in another order still pairs: the response documents read ahead wait for their key piece
+    (memory grows with how far apart the orders are)."""
+    key_report, response_report = Report(), Report()
+    responses = scored_pieces(response, *sides, response_report)
+    waiting: dict[tuple, ScoredDocument] = {}
+    result: CorpusScore | None = None
+    with paused_gc():
+        for key_documents in scored_pieces(key, *sides, key_report):
+            wanted = [pairing_key(d.id) for d in key_documents]
+            while any(k not in waiting for k in wanted):
+                piece = next(responses, None)
+                if piece is None:
+                    break
+                waiting.update((pairing_key(d.id), d) for d in piece)
+            missing = next((d for d in key_documents if pairing_key(d.id) not in waiting), None)
+            if missing is not None:
+                raise HarmonizeError(f"document {missing.id!r} is in the key but not in the response")
+            part = score_documents(key_documents, [waiting.pop(k) for k in wanted], names, singletons, mode, None,
+                                   split_antecedents, zeros)
+            result = part if result is None else result.merged(part)
+        for piece in responses:
+            waiting.update((pairing_key(d.id), d) for d in piece)
+    if waiting:
+        raise HarmonizeError(f"document {next(iter(waiting.values())).id!r} is in the response but not in the key")
+    if result is None:
+        result = score_documents([], [], names, singletons, mode, None, split_antecedents, zeros)
+    result.report.merge(key_report)
+    result.report.merge(response_report)
     return result
 
 
