@@ -244,7 +244,9 @@ def _convert_in_pieces(in_path: Path, out_path: Path, pieces: list, lenient: boo
             atomic_write_parts(out_path, parts)
             return report
         with ProcessPoolExecutor(max_workers=min(workers, len(pieces))) as pool:
-            futures = [pool.submit(_convert_piece, (in_path, piece, part, lenient, steps))
+            # Each worker converts several pieces in turn: each piece's model is freed before the next (the
+            # collector is paused during a conversion, so a worker would otherwise keep them all).
+            futures = [pool.submit(_convert_piece, (in_path, piece, part, lenient, steps), True)
                        for piece, part in zip(pieces, parts)]
             report = Report()
             try:
@@ -271,9 +273,7 @@ def _convert_piece(job: tuple, release: bool = False, carried: dict | None = Non
         corpus.meta.update(carried)  # the rules update these objects in place
     steps.apply(corpus, report)
     part.write_bytes(format_corefud(corpus, report, piece).encode("utf-8"))
-    # In a worker, not released: the worker ends with the conversion, and releasing costs a tenth of a piece's
-    # time. In this process (``release``), freed now: the collector is paused during a conversion.
-    if release:
+    if release:  # freed now: the collector is paused during a conversion
         corpus.release()
     return report
 
