@@ -176,3 +176,26 @@ def test_a_value_past_the_declared_columns_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(FormatError) as raised:
         read_gum(path)
     assert (raised.value.line, raised.value.reason.split(":")[0]) == (at + 1, "wrong column count")
+
+
+def test_a_span_word_without_a_tree_head_is_an_error_or_keeps_the_tsv_link(tmp_path: Path) -> None:
+    """GUM's minspan and link come from dep/'s tree: a span word whose HEAD is not a number is named with the TSV
+    line (lenient: that mention goes without minspan and keeps the TSV's link), never a traceback."""
+    source = shared("gum", "v11.1.0")
+    (tmp_path / "coref_tsv").mkdir()
+    (tmp_path / "dep").mkdir()
+    shutil.copy(source / "coref_tsv" / "GUM_academic_art.tsv", tmp_path / "coref_tsv")
+    lines = (source / "dep" / "GUM_academic_art.conllu").read_text(encoding="utf-8").split("\n")
+    at = next(n for n, row in enumerate(lines) if row.startswith("2\tAppreciation\t"))
+    columns = lines[at].split("\t")
+    columns[6] = "_"
+    lines[at] = "\t".join(columns)
+    (tmp_path / "dep" / "GUM_academic_art.conllu").write_text("\n".join(lines), encoding="utf-8")
+    path = tmp_path / "coref_tsv" / "GUM_academic_art.tsv"
+    with pytest.raises(FormatError) as raised:
+        read_gum(path)
+    assert raised.value.line is not None and raised.value.reason.startswith("a word of the span has no numeric HEAD")
+    report = Report()
+    document = read_gum(path, True, report).documents[0]
+    reported = sum(count for reason, count in report.counts.items() if "no numeric HEAD" in reason)
+    assert reported >= 1 and sum(1 for m in document.mentions if "minspan" not in m.attrs) == reported

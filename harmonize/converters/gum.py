@@ -216,7 +216,13 @@ class _TsvReader:
                 continue
             resolved.append((number, kind, source_key, target_key))  # type: ignore[arg-type]
         if self.as_built:
-            minimal = {key: gum_minspan(span.nodes) for key, span in self.spans.items()}
+            minimal = {}
+            for key, span in self.spans.items():
+                if all(n.id.isdigit() and n.head.isdigit() for n in span.nodes):
+                    minimal[key] = gum_minspan(span.nodes)
+                else:  # lenient: the mention keeps the TSV's link type and no minspan
+                    self.problem(span.first_line, "a word of the span has no numeric HEAD in dep/ (GUM's minspan "
+                                 "and link come from the tree)", f"span {key} of {self.document.id}")
             for span in self.spans.values():
                 self._fill_gap(span)
         mentions, resolved = build_coreference(self.document, self.spans, resolved, self.problem,
@@ -454,14 +460,16 @@ def add_gum_build_fields(mentions: dict[str, Mention], links: list[tuple[int, st
     in no link, ``coref`` for one only linked to, else the type of the mention's own link back (``ana`` from a
     pronoun, ``appos`` from an apposition to its parent, ``pred`` from a predicative nominal), ``cata`` for a
     cataphoric pronoun, ``disc`` for a verbal antecedent. ``minimal``: each span's `gum_minspan`, taken on its
-    tokens as the TSV gives them."""
+    tokens as the TSV gives them (a span missing there has no tree and keeps what it has)."""
     outgoing: dict[str, list[tuple[str, str]]] = {}  # a link's later end (GUM's source) -> (type, earlier end)
     incoming: dict[str, list[str]] = {}
     for _number, kind, earlier, later in links:
         outgoing.setdefault(later, []).append((kind, earlier))
         incoming.setdefault(earlier, []).append(kind)
     for key, mention in mentions.items():
-        words = [w for w in mention.words if not w.is_empty]
+        if key not in minimal:  # no tree to derive them from (reported)
+            continue
+        words = _words(mention)
         mention.attrs["minspan"] = minimal[key]
         head = _local_head(words)
         sentence = head.sentence
@@ -477,9 +485,10 @@ def add_gum_build_fields(mentions: dict[str, Mention], links: list[tuple[int, st
                 link = "coref"
             if head.xpos in _PRONOUN_TAGS and kind != "disc":
                 link = "ana"
-            elif head.deprel == "appos" and _local_head(_words(mentions[earlier])).id == head.head and \
-                    _local_head(_words(mentions[earlier])).sentence is sentence:
-                link = "appos"
+            elif head.deprel == "appos" and earlier in minimal:
+                anchor = _local_head(_words(mentions[earlier]))
+                if anchor.id == head.head and anchor.sentence is sentence:
+                    link = "appos"
             if head.xpos in ("NN", "NNS") and (any("subj" in f for f in child_functions) or "as" in child_forms) \
                     and not child_forms & _DEFINITES and not any(":poss" in f for f in child_functions):
                 link = "pred"
