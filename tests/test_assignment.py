@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linear_sum_assignment
 
-from harmonize.scoring.assignment import dense_assignment, sparse_assignment
+from harmonize.scoring.assignment import dense_assignment, scipy_order_assignment, sparse_assignment
 from harmonize.scoring.matching import Span
 from harmonize.scoring.metrics import ceaf_e, ceaf_m
 from harmonize.scoring.score import mention_overlap
@@ -55,6 +55,24 @@ def test_sparse_total_equals_scipy_on_the_dense_matrix(weights: dict[tuple[int, 
         rows, columns = linear_sum_assignment(dense, maximize=True)
         expected = int(dense[rows, columns].sum())
     assert sum(weights[pair] for pair in pairs) == expected
+
+
+# Ties everywhere (few distinct values, fractions as F1 gives them): the pairs themselves must be scipy's.
+float_matrices = st.integers(1, 6).flatmap(lambda rows: st.integers(1, 6).flatmap(
+    lambda columns: st.lists(st.lists(st.sampled_from([0.0, 0.25, 1 / 3, 0.5, 2 / 3, 1.0, 0.1 + 0.2]),
+                                      min_size=columns, max_size=columns), min_size=rows, max_size=rows)))
+
+
+@settings(max_examples=500, deadline=None)
+@given(float_matrices, st.booleans())
+def test_scipy_order_assignment_takes_scipys_pairs(weights: list[list[float]], maximize: bool) -> None:
+    rows, columns = linear_sum_assignment(np.array(weights), maximize=maximize)
+    assert scipy_order_assignment(weights, maximize) == list(zip(rows.tolist(), columns.tolist()))
+
+
+def test_scipy_order_assignment_of_nothing() -> None:
+    assert scipy_order_assignment([]) == []
+    assert scipy_order_assignment([[]]) == []
 
 
 def test_fractions_stay_exact() -> None:

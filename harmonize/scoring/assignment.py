@@ -4,6 +4,11 @@ CEAF and MOR need only the optimal total, never which of several equally good al
 solve each connected part of the overlap graph on its own: clusters that share no mention cannot gain anything
 from being aligned. Parts are tiny in real documents (most are a single pair), which makes a pure-Python
 Hungarian algorithm faster than importing scipy, and exact arithmetic keeps the totals free of rounding.
+
+Where the reference scorers *use* the alignment (which key mention a response mention stands for, which split
+antecedent is scored against which), ties between equally good alignments decide figures, and the references break
+them as scipy's ``linear_sum_assignment`` does: `scipy_order_assignment` takes the same path through the matrix in
+pure Python, so that no scorer needs numpy and scipy (over a quarter of a second to import).
 """
 
 from __future__ import annotations
@@ -110,3 +115,71 @@ def sparse_assignment(pairs: Iterable[tuple[int, int]], weight: Callable[[tuple[
         matrix = [[weights.get((i, j), 0) for j in columns] for i in rows]
         chosen.extend((rows[a], columns[b]) for a, b in dense_assignment(matrix) if matrix[a][b] > 0)
     return chosen
+
+
+def scipy_order_assignment(cost: Sequence[Sequence[float]], maximize: bool = False) -> list[tuple[int, int]]:
+    """(row, column) pairs of a minimum-cost (``maximize``: maximum-weight) assignment of a rectangular float
+    matrix, covering its smaller side, sorted by row: among equally good assignments the one scipy's
+    ``linear_sum_assignment`` returns.
+
+    The shortest augmenting path algorithm as Crouse (2016, "On implementing 2D rectangular assignment
+    algorithms") describes it, one row at a time, with the choices a description leaves open made as scipy makes
+    them: a matrix with more rows than columns is solved transposed; columns are scanned from the last one down,
+    each chosen column's place in the scan taken by the scan's last; a column whose path cost ties the lowest wins
+    only when it is unassigned. The float operations are scipy's, in its order, so equal inputs give equal sums."""
+    if not cost or not cost[0]:
+        return []
+    transposed = len(cost) > len(cost[0])
+    matrix = [list(column) for column in zip(*cost)] if transposed else [list(row) for row in cost]
+    if maximize:
+        matrix = [[-value for value in row] for row in matrix]
+    rows, columns = len(matrix), len(matrix[0])
+    infinity = float("inf")
+    row_potential = [0.0] * rows
+    column_potential = [0.0] * columns
+    column_of_row = [-1] * rows
+    row_of_column = [-1] * columns
+    previous_row = [-1] * columns
+    for start_row in range(rows):
+        path_cost = [infinity] * columns
+        row_seen = [False] * rows
+        column_seen = [False] * columns
+        scan = list(range(columns - 1, -1, -1))
+        lowest_so_far = 0.0
+        row, sink = start_row, -1
+        while sink < 0:
+            row_seen[row] = True
+            lowest, chosen = infinity, -1
+            for place, column in enumerate(scan):
+                reduced = lowest_so_far + matrix[row][column] - row_potential[row] - column_potential[column]
+                if reduced < path_cost[column]:
+                    previous_row[column] = row
+                    path_cost[column] = reduced
+                if path_cost[column] < lowest or (path_cost[column] == lowest and row_of_column[column] == -1):
+                    lowest, chosen = path_cost[column], place
+            lowest_so_far = lowest  # finite: rows <= columns leaves a column to reach
+            column = scan[chosen]
+            column_seen[column] = True
+            scan[chosen] = scan[-1]
+            scan.pop()
+            if row_of_column[column] == -1:
+                sink = column
+            else:
+                row = row_of_column[column]
+        row_potential[start_row] += lowest_so_far
+        for other in range(rows):
+            if row_seen[other] and other != start_row:
+                row_potential[other] += lowest_so_far - path_cost[column_of_row[other]]
+        for column in range(columns):
+            if column_seen[column]:
+                column_potential[column] -= lowest_so_far - path_cost[column]
+        column = sink
+        while True:  # flip the augmenting path back to the start row
+            row = previous_row[column]
+            row_of_column[column] = row
+            column_of_row[row], column = column, column_of_row[row]
+            if row == start_row:
+                break
+    if transposed:
+        return sorted((column, row) for row, column in enumerate(column_of_row))
+    return list(enumerate(column_of_row))

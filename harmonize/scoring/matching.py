@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from harmonize.schemas.heads import tree_head
 from harmonize.schemas.model import Document, Node
+from harmonize.scoring.assignment import scipy_order_assignment
 
 NodeKey = tuple  # (sentence index, node id), prefixed by the document index in cross-document scoring
 
@@ -198,20 +199,12 @@ def _assign(keys: list[Span], responses: list[Span], similarity) -> dict[Span, S
 
     Where no key and no response has two candidates, every optimal assignment takes exactly the candidate pairs.
     Otherwise ties between equally good alignments are broken as scipy's solver breaks them on the whole matrix
-    (the reference scorer's choice), so that solver runs, imported only then: it takes over half a second to
-    load."""
+    (the reference scorer's choice): `scipy_order_assignment`."""
     candidates = {(i, j): score for i, key in enumerate(keys) for j, response in enumerate(responses)
                   for score in [similarity(key, response)] if score > 0}
     rows = [i for i, _ in candidates]
     columns = [j for _, j in candidates]
     if len(set(rows)) == len(rows) and len(set(columns)) == len(columns):
         return {responses[j]: keys[i] for i, j in candidates}
-    import numpy as np
-    from scipy.optimize import linear_sum_assignment
-
-    scores = np.zeros((len(keys), len(responses)))
-    for (i, j), score in candidates.items():
-        scores[i, j] = score
-    chosen_rows, chosen_columns = linear_sum_assignment(scores, maximize=True)
-    return {responses[j]: keys[i] for i, j in zip(chosen_rows.tolist(), chosen_columns.tolist())
-            if scores[i, j] > 0}
+    scores = [[candidates.get((i, j), 0.0) for j in range(len(responses))] for i in range(len(keys))]
+    return {responses[j]: keys[i] for i, j in scipy_order_assignment(scores, maximize=True) if scores[i][j] > 0}

@@ -37,7 +37,7 @@ from harmonize.converters import get_format
 from harmonize.converters.ua import COLUMNS, NON_REFERRING, markable_cell
 from harmonize.errors import HarmonizeError, Problems, Report
 from harmonize.io import read_text
-from harmonize.scoring.assignment import sparse_assignment
+from harmonize.scoring.assignment import scipy_order_assignment, sparse_assignment
 from harmonize.scoring.metrics import UA_METRICS, BlancScore, Score
 
 BRIDGING_FIGURES = ("recognition", "markable", "entity")
@@ -162,9 +162,19 @@ class _UAReader:
                  forms: bool) -> None:
         self.path, self.problem, self.column = path, problem, column
         self.min_spans, self.bridging, self.forms = min_spans, bridging, forms
-        self.columns: tuple[str, ...] = COLUMNS
+        self.set_columns(COLUMNS)
         self.documents: list[UADocument] = []
         self.started = False
+
+    def set_columns(self, names: tuple[str, ...]) -> None:
+        self.columns = names
+        # Where each column read lies; a column the file does not have lies past every line's end.
+        place = {name: index for index, name in enumerate(names)}
+        absent = len(names)
+        self.id_place, self.identity_place = place["ID"], place["IDENTITY"]
+        self.form_place = place.get("FORM", absent)
+        self.markable_place = place.get(self.column, absent)
+        self.bridging_place = place.get("BRIDGING", absent) if self.bridging else absent
 
     def read(self, text: str) -> list[UADocument]:
         self.start(None)
@@ -196,7 +206,7 @@ class _UAReader:
             if "ID" not in names or "IDENTITY" not in names:
                 self.problem(number, "global.columns without ID or IDENTITY", line)
             else:
-                self.columns = names
+                self.set_columns(names)
         elif line.startswith("# newdoc"):
             self.finish()
             self.start(line.partition("=")[2].strip() or None)
@@ -204,25 +214,29 @@ class _UAReader:
 
     def token(self, number: int, line: str) -> None:
         fields = line.split("\t") if "\t" in line else line.split()
-        if len(fields) > len(self.columns) or len(fields) <= self.columns.index("IDENTITY"):
+        count = len(fields)
+        if count > len(self.columns) or count <= self.identity_place:
             self.problem(number, "columns that disagree with global.columns",
-                         f"{len(fields)} fields, {len(self.columns)} declared")
+                         f"{count} fields, {len(self.columns)} declared")
             return
         self.started = self.sentence_open = True
-        values = dict(zip(self.columns, fields))
-        node_id = values["ID"]
+        node_id = fields[self.id_place] if self.id_place < count else "_"
         if "." not in node_id and "-" not in node_id:
-            self.words.append((self.sentence, node_id, values.get("FORM", "_") if self.forms else ""))
-        cell = values.get(self.column, "_")
-        if cell not in ("_", ""):
-            self.markables(number, cell)
-        if self.bridging and values.get("BRIDGING", "_") not in ("_", ""):
-            for item in values["BRIDGING"].split("(")[1:]:
-                info = _items(item.removesuffix(")"))
-                if "MarkableID" not in info or "MentionAnchor" not in info:
-                    self.problem(number, "bridging without MarkableID or MentionAnchor", values["BRIDGING"])
-                else:
-                    self.anchors[info["MarkableID"]] = (info["MentionAnchor"], number)
+            form = (fields[self.form_place] if self.form_place < count else "_") if self.forms else ""
+            self.words.append((self.sentence, node_id, form))
+        if self.markable_place < count:
+            cell = fields[self.markable_place]
+            if cell != "_" and cell:
+                self.markables(number, cell)
+        if self.bridging_place < count:
+            cell = fields[self.bridging_place]
+            if cell != "_" and cell:
+                for item in cell.split("(")[1:]:
+                    info = _items(item.removesuffix(")"))
+                    if "MarkableID" not in info or "MentionAnchor" not in info:
+                        self.problem(number, "bridging without MarkableID or MentionAnchor", cell)
+                    else:
+                        self.anchors[info["MarkableID"]] = (info["MentionAnchor"], number)
         self.position += 1
 
     def markables(self, number: int, cell: str) -> None:
@@ -431,6 +445,36 @@ def _ceaf(response, key, splits: Alignment, by_entity: bool) -> tuple[float, flo
     return similarity, sum(len(c) for c in response), similarity, sum(len(c) for c in key)
 
 
+def _links_within(cluster: list[Markable], assigned, splits: Alignment, later_splits_weigh: bool) -> float:
+    """The links of a cluster whose two markables the other side also puts together, weighed as the reference
+    weighs them: a split antecedent counts at its alignment's score; for LEA (``later_splits_weigh``) a split
+    antecedent met later in the cluster stands for its aligned one too, and its score, once met, weighs the later
+    links of the markable being paired (as the reference has it), while BLANC looks it up as it is."""
+    if not any(m.members is not None for m in cluster):
+        # Unit weights: count each markable's partners after it, by the cluster they are assigned to.
+        common, after = 0.0, {}
+        for m in reversed(cluster):
+            target = assigned.get(m)
+            if target is not None:
+                common += after.get(target, 0)
+                after[target] = after.get(target, 0) + 1
+        return common
+    common = 0.0
+    for i, m in enumerate(cluster):
+        weight = 1.0
+        if m.members is not None and m in splits:
+            m, weight = splits[m]
+        if m not in assigned:
+            continue
+        for m2 in cluster[i + 1:]:
+            if later_splits_weigh and m2.members is not None and m2 in splits:
+                m2, weight2 = splits[m2]
+                weight *= weight2
+            if m2 in assigned and assigned[m] == assigned[m2]:
+                common += weight
+    return common
+
+
 def _lea(clusters, other, assigned, splits: Alignment) -> tuple[float, float]:
     numerator, denominator = 0.0, 0.0
     for cluster in clusters:
@@ -438,20 +482,7 @@ def _lea(clusters, other, assigned, splits: Alignment) -> tuple[float, float]:
             links = 1.0
             common = 1.0 if cluster[0] in assigned and len(other[assigned[cluster[0]]]) == 1 else 0.0
         else:
-            common, links = 0.0, len(cluster) * (len(cluster) - 1) / 2.0
-            for i, m in enumerate(cluster):
-                weight = 1.0
-                if m.members is not None and m in splits:
-                    m, weight = splits[m]
-                if m not in assigned:
-                    continue
-                for m2 in cluster[i + 1:]:
-                    # As the reference: a split antecedent's score, once met, weighs the later links of m too.
-                    if m2.members is not None and m2 in splits:
-                        m2, weight2 = splits[m2]
-                        weight *= weight2
-                    if m2 in assigned and assigned[m] == assigned[m2]:
-                        common += weight
+            common, links = _links_within(cluster, assigned, splits, True), len(cluster) * (len(cluster) - 1) / 2.0
         numerator += len(cluster) * common / links
         denominator += len(cluster)
     return numerator, denominator
@@ -460,12 +491,7 @@ def _lea(clusters, other, assigned, splits: Alignment) -> tuple[float, float]:
 def _blanc_coreference(response, key, assigned, splits: Alignment) -> tuple[float, float, float, float]:
     common = 0.0
     for cluster in key:
-        for i, m in enumerate(cluster):
-            weight = 1.0
-            if m.members is not None and m in splits:
-                m, weight = splits[m]
-            if m in assigned:
-                common += sum(weight for m2 in cluster[i + 1:] if m2 in assigned and assigned[m] == assigned[m2])
+        common += _links_within(cluster, assigned, splits, False)
     key_links = sum(len(c) * (len(c) - 1) / 2 for c in key)
     response_links = sum(len(c) * (len(c) - 1) / 2 for c in response)
     return common, response_links, common, key_links
@@ -539,33 +565,28 @@ def _score_document(metric: str, key: list[list[Markable]], response: list[list[
     f_splits: Alignment = {}
     split_counts = [0.0] * 4
     if key_splits or response_splits:
-        # The alignment's ties are broken as the reference breaks them (scipy's assignment); imported here, as
-        # documents without split antecedents need neither.
-        import numpy as np
-        from scipy.optimize import linear_sum_assignment
-
+        # The alignment's ties are broken as the reference breaks them (scipy's assignment, in scipy's order).
         key_splits, response_splits = key_splits or [_DUMMY], response_splits or [_DUMMY]
         key_sets = [list(m.members or ()) for m in key_splits]
         response_sets = [list(m.members or ()) for m in response_splits]
-        raw = np.zeros((len(key_splits), len(response_splits), 4))
-        for i, k in enumerate(key_sets):
+        raw = []
+        for k in key_sets:
             in_key = _assignments(k)
-            for j, r in enumerate(response_sets):
-                raw[i, j] = _counts(metric, k, r, _assignments(r), in_key, {}, {}, {}, aligning=True)
-        precisions = np.divide(raw[:, :, 0], raw[:, :, 1], out=np.zeros(raw.shape[:2]), where=raw[:, :, 0] != 0)
-        recalls = np.divide(raw[:, :, 2], raw[:, :, 3], out=np.zeros(raw.shape[:2]), where=raw[:, :, 2] != 0)
-        f_scores = np.array([[_f1(*raw[i, j]) for j in range(len(response_sets))] for i in range(len(key_sets))])
-        rows, columns = linear_sum_assignment(-f_scores)
+            raw.append([_counts(metric, k, r, _assignments(r), in_key, {}, {}, {}, aligning=True)
+                        for r in response_sets])
+        f_scores = [[_f1(*counts) for counts in row] for row in raw]
+        pairs = scipy_order_assignment(f_scores, maximize=True)
         # Precision counts every response split antecedent, recall every key one, matched or not.
-        split_counts = [float(raw[rows, columns, 0].sum()), float(raw[0, :, 1].sum()),
-                        float(raw[rows, columns, 2].sum()), float(raw[:, 0, 3].sum())]
-        for r, c in zip(rows, columns):
-            if recalls[r, c] > 0:
-                recall_splits[key_splits[r]] = (response_splits[c], float(recalls[r, c]))
-            if precisions[r, c] > 0:
-                precision_splits[response_splits[c]] = (key_splits[r], float(precisions[r, c]))
-            if f_scores[r, c] > 0:
-                f_splits[key_splits[r]] = (response_splits[c], float(f_scores[r, c]))
+        split_counts = [sum(raw[i][j][0] for i, j in pairs), sum(counts[1] for counts in raw[0]),
+                        sum(raw[i][j][2] for i, j in pairs), sum(row[0][3] for row in raw)]
+        for i, j in pairs:
+            pn, pd, rn, rd = raw[i][j]
+            if rn:
+                recall_splits[key_splits[i]] = (response_splits[j], rn / rd)
+            if pn:
+                precision_splits[response_splits[j]] = (key_splits[i], pn / pd)
+            if f_scores[i][j] > 0:
+                f_splits[key_splits[i]] = (response_splits[j], f_scores[i][j])
     if only_split_antecedents:
         pn, pd, rn, rd = split_counts
     else:
