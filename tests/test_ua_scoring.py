@@ -125,7 +125,8 @@ def test_the_cli_prints_the_settings_and_nests_bridging_in_json() -> None:
 @pytest.mark.parametrize(("options", "message"), [
     ({"format": "corefud", "bridging": True}, "--bridging: Universal Anaphora figures, for --format ua only"),
     ({"format": "ua", "singletons": False}, "leaving singletons out needs --no-split-antecedents"),
-    ({"format": "ua", "mode": "head"}, "exact or min"),
+    ({"format": "ua", "mode": "head", "bridging": True}, "--bridging: the UA scorer's figures, with --match exact"),
+    ({"format": "ua", "mode": "overlap"}, "not 'overlap'"),
     ({"format": "corefud", "mode": "min"}, "min: --format ua only"),
     ({"shared_task": "craft19"}, "no reference implementation that runs"),
     ({"shared_task": "crac99"}, "unknown shared task 'crac99'"),
@@ -134,6 +135,25 @@ def test_settings_that_cannot_be_scored_say_why(options: dict, message: str) -> 
     key = FIXTURES / "ua_dd" / "dd.key"
     with pytest.raises(HarmonizeError, match=re.escape(message)):
         score_files(key, key, **options)
+
+
+def test_head_and_partial_matching_score_ua_files_as_the_corefud_scorer_leaving_non_referring_out(
+        tmp_path: Path) -> None:
+    """(The CorefUD scorer's own partial and zero cases written as UA: tests/test_scorer_reference_cases.py.)"""
+    folder = shared("corefud-samples", "corefud-scorer", "tests-ua", "partial-match-corefud", "noncontig_mentions")
+    key, response = folder / "TC-NCMA.key", folder / "TC-NCMA-4.response"
+    partial = score_files(key, response, "ua", mode="partial")
+    assert "partial matching" in partial.settings and round(partial.metrics["muc"].f1, 4) == 0.6667
+    # Non-referring: the key's singleton markable_5 becomes an expletive; the response's stays a mention.
+    expletive = tmp_path / "TC-NCMA.key"
+    expletive.write_text(key.read_text(encoding="utf-8").replace(
+        "EntityID=10054|MarkableID=markable_5", "EntityID=7-Pseudo|MarkableID=markable_5"), encoding="utf-8")
+    result = score_files(expletive, folder / "TC-NCMA-1.response", "ua", mode="head")
+    assert result.report.counts["UA non-referring markables left out of identity scoring"] == 1
+    mentions = result.metrics["bcub"]
+    assert (mentions.recall_den, mentions.precision_den) == (4, 5)  # the expletive is no key mention
+    # The UA scorer's own exact matching leaves it out the same way.
+    assert score_files(expletive, folder / "TC-NCMA-1.response", "ua", mode="exact").metrics["bcub"].recall_den == 4
 
 
 def test_malformed_markables_name_file_line_and_reason_or_are_dropped(tmp_path: Path) -> None:

@@ -35,7 +35,8 @@ MATCHING_HELP = ("Mention matching: head (the default, as the CorefUD scorer's s
                  "the key mention's head), partial (the response lies within the key mention "
                  "and holds its head) or exact (the same words). Heads: annotated, else the tree's; a mention "
                  "with neither matches exactly. Character spans (rucoco) match exactly. --format ua: exact (the "
-                 "default) or min (a key markable's minimal span Min and its bounds), as the UA scorer matches.")
+                 "default) or min (a key markable's minimal span Min and its bounds), as the UA scorer matches; "
+                 "head or partial as the CorefUD scorer matches UA files (heads: a one-token Min, else the tree's).")
 
 
 @dataclass(eq=False, slots=True)

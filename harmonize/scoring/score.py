@@ -162,10 +162,26 @@ def scored_pieces(path: str | Path, format: str, read_options: dict[str, str] | 
             report.opened(file)
             continue
         for corpus in _corpora(file, reader, lenient, report, read_options):
+            if reader.name == "ua":
+                _leave_out_non_referring(corpus, report)
             if parse is not None:
                 parse_corpus(corpus, parse, report, parse_overwrite)
             yield scored_documents(corpus, mode, forms)
             corpus.release()  # freed now by reference counting, not later by a collector pass over the whole model
+
+
+def _leave_out_non_referring(corpus: Corpus, report: Report) -> None:
+    """UA's non-referring markables (expletives, predicatives: ``EntityID`` ending ``-Pseudo``) are never
+    coreference, as the UA scorer has it: out of the documents to score, counted."""
+    from harmonize.converters.corefud import escape_value
+    from harmonize.converters.ua import NON_REFERRING
+
+    ending = escape_value(NON_REFERRING)
+    for document in corpus:
+        for entity in [e for e in document.entities if e.id.endswith(ending)]:
+            report.add("UA non-referring markables left out of identity scoring", f"{document.id}: {entity.id}",
+                       len(entity.mentions))
+            document.remove_entity(entity)
 
 
 def _corpora(file: Path, reader, lenient: bool, report: Report, read_options: dict[str, str] | None):
@@ -451,11 +467,26 @@ def score_files(
         format, metrics, singletons, mode = task.format, list(task.metrics), task.singletons, task.mode
         split_antecedents, non_referring, bridging = task.split_antecedents, task.non_referring, task.bridging
         discourse_deixis, only_split_antecedents, described = task.discourse_deixis, False, task.describe()
-    if format == "ua":
+    if format == "ua" and mode in ("head", "partial"):
+        # The UA scorer matches exact or minimal spans only: other matching is the CorefUD scorer's, over what the
+        # UA reader gives (heads from one-token Min or the trees), UA's non-referring markables left out.
+        ua_only = [name for name, on in (("--only-split-antecedents", only_split_antecedents),
+                                         ("--non-referring", non_referring), ("--bridging", bridging),
+                                         ("--discourse-deixis", discourse_deixis)) if on]
+        if ua_only:
+            raise HarmonizeError(f"{', '.join(ua_only)}: the UA scorer's figures, with --match exact or min; "
+                                 f"--match {mode} scores UA files' identity coreference as the CorefUD scorer does")
+        singletons = True if singletons is None else singletons
+        split_antecedents = True if split_antecedents is None else split_antecedents
+        described = "\n".join(filter(None, [described, (
+            f"UA files scored as the CorefUD scorer scores them, {mode} matching (the UA scorer has exact and min "
+            "only): identity coreference, non-referring markables left out")]))
+    elif format == "ua":
         from harmonize.scoring.ua import UASettings, score_ua_files
 
         if mode not in (None, "exact", "min"):
-            raise HarmonizeError(f"--format ua matches markables as the UA scorer does: exact or min, not {mode!r}")
+            raise HarmonizeError(f"--format ua matches markables exact, min (the UA scorer's), head or partial "
+                                 f"(the CorefUD scorer's), not {mode!r}")
         if cross_document is not None or (parse is not None and parser_for(parse) is not None):
             raise HarmonizeError("--format ua is scored as the UA scorer does: no --cross-document, no --parse")
         settings = UASettings(singletons is not False, split_antecedents is not False, only_split_antecedents,
