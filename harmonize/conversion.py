@@ -15,8 +15,9 @@ conversion in one go writes.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from importlib import resources
 from pathlib import Path
 
@@ -210,12 +211,21 @@ def convert_file(
         # Pieces are bounded in size, so that memory follows a piece and not the file, whatever the workers; a rule
         # over the corpus (unique-ids) goes through them one after another, carrying what it needs of the pieces
         # before.
-        parallel = workers if steps.per_document else 1
-        pieces = document_pieces(data, piece_count(len(data), parallel * PIECES_PER_WORKER if parallel > 1 else 1),
+        pieces = document_pieces(data, piece_count(len(data), workers * PIECES_PER_WORKER if workers > 1 else 1),
                                  own_header=steps.edits_heads)
+        planned = None
+        if workers > 1 and not steps.per_document:
+            # A rule over the corpus (unique-ids) needs the documents before each piece: their entity ids, read
+            # from the bytes ahead, let the pieces be ruled at once.
+            from harmonize.converters.corefud import entity_ids_by_document
+            from harmonize.rules import planned_for_pieces
+
+            # Worked out piece by piece as the pieces are handed out, so that the first workers start at once
+            # (the bytes stay until the last piece is planned).
+            planned = planned_for_pieces(map(partial(entity_ids_by_document, data), pieces))
         del data
         if len(pieces) > 1:
-            return _convert_in_pieces(in_path, out_path, pieces, lenient, steps, parallel)
+            return _convert_in_pieces(in_path, out_path, pieces, lenient, steps, workers, planned)
     report = Report()
     corpus = reader.read(in_path, lenient, report, read_options)
     steps.apply(corpus, report)
@@ -225,36 +235,43 @@ def convert_file(
 
 
 def _convert_in_pieces(in_path: Path, out_path: Path, pieces: list, lenient: bool, steps: Steps,
-                       workers: int) -> Report:
+                       workers: int, planned: Iterator[dict] | None = None) -> Report:
     """Pieces go to the workers (each reads its own bytes and writes its own part file); the parts are joined in
     order into the output. The first failing piece in file order is the error raised, as reading in one go would
-    raise it."""
+    raise it. Rules over the corpus need ``planned`` (`harmonize.rules.planned_for_pieces`) to go to workers;
+    without it, or where a piece is not what was planned, the pieces are ruled one after another here."""
     from concurrent.futures import ProcessPoolExecutor
+
+    from harmonize.rules.corefud import PlanMismatch
 
     out_path.parent.mkdir(parents=True, exist_ok=True)
     parts = [out_path.with_name(f".{out_path.name}.{index}.part") for index in range(len(pieces))]
     try:
-        if workers < 2:  # one after another in this process: memory follows one piece
-            report = Report()
-            from harmonize.rules import carried_between_pieces
-
-            carried = carried_between_pieces()  # what a rule over the corpus keeps of the pieces before
-            for piece, part in zip(pieces, parts):
-                report.merge(_convert_piece((in_path, piece, part, lenient, steps), release=True, carried=carried))
-            atomic_write_parts(out_path, parts)
-            return report
-        with ProcessPoolExecutor(max_workers=min(workers, len(pieces))) as pool:
-            # Each worker converts several pieces in turn: each piece's model is freed before the next (the
-            # collector is paused during a conversion, so a worker would otherwise keep them all).
-            futures = [pool.submit(_convert_piece, (in_path, piece, part, lenient, steps), True)
-                       for piece, part in zip(pieces, parts)]
-            report = Report()
+        if workers > 1 and (steps.per_document or planned is not None):
             try:
-                for future in futures:
-                    report.merge(future.result())
-            except BaseException:
-                pool.shutdown(cancel_futures=True)  # later pieces are of no use once one has failed
-                raise
+                with ProcessPoolExecutor(max_workers=min(workers, len(pieces))) as pool:
+                    # Each worker converts several pieces in turn: each piece's model is freed before the next
+                    # (the collector is paused during a conversion, so a worker would otherwise keep them all).
+                    futures = [pool.submit(_convert_piece, (in_path, piece, part, lenient, steps), True,
+                                           next(planned) if planned is not None else None)
+                               for piece, part in zip(pieces, parts)]
+                    report = Report()
+                    try:
+                        for future in futures:
+                            report.merge(future.result())
+                    except BaseException:
+                        pool.shutdown(cancel_futures=True)  # later pieces are of no use once one has failed
+                        raise
+                atomic_write_parts(out_path, parts)
+                return report
+            except PlanMismatch:
+                pass  # ruled one after another below, as without workers
+        report = Report()
+        from harmonize.rules import carried_between_pieces
+
+        carried = carried_between_pieces()  # what a rule over the corpus keeps of the pieces before
+        for piece, part in zip(pieces, parts):
+            report.merge(_convert_piece((in_path, piece, part, lenient, steps), release=True, carried=carried))
         atomic_write_parts(out_path, parts)
     finally:
         for part in parts:

@@ -7,6 +7,7 @@ annotation and records it in a `Report`. Either way nothing is lost silently.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,17 +59,23 @@ class Report:
         >>> report.add("heads not written", "doc1", 3)
         >>> report.counts["heads not written"], report.summary()
         (3, '3 heads not written')
+        >>> for number in range(100):  # an example is made only while few are shown
+        ...     report.add("head moved", lambda number=number: f"mention {number}")
+        >>> report.counts["head moved"], report.examples["head moved"][-1]
+        (100, 'mention 4')
     """
 
     counts: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
     inputs: dict[str, None] = field(default_factory=dict)  # an ordered set of paths
 
-    def add(self, reason: str, example: str, count: int = 1) -> None:
+    def add(self, reason: str, example: str | Callable[[], str], count: int = 1) -> None:
+        """Count ``count`` of ``reason``; ``example`` may be a function that makes it, called only while the
+        reason has fewer than `EXAMPLES_PER_REASON` (a rule that changes every mention makes few)."""
         self.counts[reason] += count
         shown = self.examples.setdefault(reason, [])
         if len(shown) < EXAMPLES_PER_REASON:
-            shown.append(example)
+            shown.append(example() if callable(example) else example)
 
     def opened(self, path: str | Path) -> None:
         """Record a file a reader read (the input itself, or a companion: brat's ``.txt``, MMAX2's words...)."""

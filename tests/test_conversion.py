@@ -3,6 +3,7 @@ and errors as a conversion in one go."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -124,6 +125,54 @@ def test_a_rule_over_the_corpus_in_pieces_gives_what_one_go_gives(tmp_path: Path
     pieces = harmonize.convert([source], output=tmp_path / "pieces.conllu", rules="corefud", jobs=2,
                                warn_losses=False)
     assert (tmp_path / "pieces.conllu").read_bytes() == (tmp_path / "whole.conllu").read_bytes()
-    assert pieces.total.counts == whole.total.counts
+    assert pieces.total.to_dict() == whole.total.to_dict()
     assert whole.total.counts["corefud unique-ids: numeric entity ids written e<number>, numbers continuing over the "
                               "file's documents"] == 8
+
+
+def _ruled_both_ways(source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lenient: bool = False):
+    """The file ruled (corefud) in pieces by two workers and in pieces one after another: (bytes, report) each."""
+    from harmonize.converters import corefud
+
+    monkeypatch.setattr(conversion, "PIECE_BYTES", 0)
+    monkeypatch.setattr(corefud, "STREAM_PIECE_BYTES", source.stat().st_size // 5)  # several pieces
+    results = []
+    for jobs in (2, 1):
+        out = tmp_path / f"jobs{jobs}.conllu"
+        done = harmonize.convert([source], output=out, rules="corefud", jobs=jobs, lenient=lenient, warn_losses=False)
+        results.append((out.read_bytes(), done.total.to_dict()))
+    return results
+
+
+def test_ids_an_earlier_piece_used_are_prefixed_in_workers_as_one_after_another(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pieces ruled at once get unique-ids planned from a scan of the bytes: ids that clash with an earlier
+    piece's (prefixed d<N>.) and a topic's shared ids (kept) come out as ruling them in turn gives."""
+    ruled = tmp_path / "ruled.conllu"
+    harmonize.convert([gum_file(tmp_path, 4)], output=ruled, rules="corefud", warn_losses=False)
+    text = ruled.read_text(encoding="utf-8")
+    again = text.replace("# newdoc id = ", "# newdoc id = again-").replace("# sent_id = ", "# sent_id = again-")
+    first = text[: text.index("# newdoc", 1)]
+    topical = "".join(re.sub(r"(# newdoc id = )([^\n]*\n)", rf"\g<1>{n}-\2# meta::topic = t1\n", first)
+                      .replace("# sent_id = ", f"# sent_id = {n}-") for n in ("a", "b"))
+    source = tmp_path / "clashing.conllu"
+    source.write_text(topical + text + again, encoding="utf-8")  # the topic's two copies share their ids
+    (parallel, parallel_report), (sequential, sequential_report) = _ruled_both_ways(source, tmp_path, monkeypatch)
+    assert parallel == sequential and parallel_report == sequential_report
+    reasons = " ".join(parallel_report)
+    assert "prefixed with the document's number" in reasons and "shared across the documents of a topic" in reasons
+
+
+def test_a_piece_read_otherwise_than_scanned_is_ruled_one_after_another(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lenient reader drops a malformed mention the byte scan counted: the plan does not hold, and the pieces
+    are ruled in turn, with the same bytes and report as without workers."""
+    source = gum_file(tmp_path, 8)
+    text = source.read_text(encoding="utf-8")
+    cut = text.index("# newdoc", len(text) * 3 // 4)
+    at = text.index("Entity=(", cut) + len("Entity=(")
+    source.write_text(text[:at] + "-" + text[at:], encoding="utf-8")  # an opening without entity id
+    (parallel, parallel_report), (sequential, sequential_report) = _ruled_both_ways(source, tmp_path, monkeypatch,
+                                                                                    lenient=True)
+    assert parallel == sequential and parallel_report == sequential_report
+    assert any(reason.startswith("malformed") for reason in parallel_report)

@@ -7,7 +7,7 @@ steps (``ontogum``, ``corefud``) or one step. ``--rules a,b,c`` applies them in 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from harmonize.errors import HarmonizeError, Report
@@ -94,6 +94,13 @@ def carried_between_pieces() -> dict:
     """What rules over the corpus keep between the pieces of a file ruled one after another (put in each piece's
     ``corpus.meta``; updated in place): unique-ids' ids of the documents before."""
     return {corefud.IDS_SO_FAR: corefud.IdsSoFar()}
+
+
+def planned_for_pieces(scans: Iterable[list[tuple[str | None, tuple[str, ...]]]]) -> Iterator[dict]:
+    """What rules over the corpus need in each piece of a file to rule the pieces at once (put in each piece's
+    ``corpus.meta``), worked out in turn from each piece's documents as scanned (topic, entity ids): unique-ids'
+    ids. A piece whose documents are not those scanned raises `harmonize.rules.corefud.PlanMismatch`."""
+    return ({corefud.IDS_SO_FAR: plan} for plan in corefud.plan_unique_ids(scans))
 
 
 def apply_rules(corpus: Corpus, spec: str, report: Report) -> None:

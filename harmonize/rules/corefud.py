@@ -32,13 +32,14 @@ The reference implementations are udapi's blocks, and on the same file each step
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
 
 from harmonize.converters.corefud import EID_FIELDS, ETYPE_FIELDS
 from harmonize.errors import Report
 from harmonize.schemas.heads import tree_head, ud_head
-from harmonize.schemas.model import Change, Corpus, Document, Mention
+from harmonize.schemas.model import Change, Corpus, Document, Mention, Node, Sentence
 
 # The entity types udvalidate accepts (CorefUD 1.0 and later).
 CORE_TYPES = frozenset({"person", "place", "organization", "animal", "plant", "object", "substance", "time",
@@ -60,7 +61,7 @@ def merge_same_span(document: Document, report: Report) -> None:
 
 
 def fix_interleaved(document: Document, report: Report) -> None:
-    for sentence in document.sentences:
+    for sentence in _sentences_with_repeated_entities(document):  # elsewhere nothing can merge
         mentions = sorted({id(m): m for n in sentence.nodes for m in n.mentions}.values(), key=lambda m: m.order)
         gone: set[int] = set()
         for first, second in combinations(mentions, 2):
@@ -97,15 +98,19 @@ def _part_ids(mention: Mention) -> set[tuple[str, str]]:
 
 
 def move_heads(document: Document, report: Report) -> None:
+    parents: dict[int, Node | None] = {}  # each word's parent, looked up once: nested mentions share words
     for entity in document.entities:
         for mention in entity.mentions:
-            head = ud_head(mention)
+            words = mention.words
+            head = ud_head(mention, [parents[id(w)] if id(w) in parents else parents.setdefault(id(w), w.parent)
+                                     for w in words] if len(words) > 1 else None)
             if head is None or head is mention.head:
                 if head is None:
-                    report.add("corefud move-heads: no head (none annotated, no tree)", _where(document, mention))
+                    report.add("corefud move-heads: no head (none annotated, no tree)",
+                               lambda mention=mention: _where(document, mention))
                 continue
             reason = "head moved to the highest node" if mention.head is not None else "head set (none before)"
-            report.add(f"corefud move-heads: {reason}", _where(document, mention))
+            report.add(f"corefud move-heads: {reason}", lambda mention=mention: _where(document, mention))
             document.move_head(mention, head)
 
 
@@ -141,9 +146,9 @@ def standard_header(document: Document, report: Report) -> None:
                 for mention in entity.mentions:
                     _rename_key(mention.attrs, old, new)
     for name in into_other:
-        for mention in document.mentions:
-            _into_other(mention.attrs, name)
         for entity in document.entities:
+            for mention in entity.mentions:
+                _into_other(mention.attrs, name)
             _into_other(entity.attrs, name)
     report.add("corefud standard-header: global.Entity declared as udvalidate parses it",
                f"{document.id}: {'-'.join(document.entity_fields)} -> {'-'.join(fields)}")
@@ -165,51 +170,113 @@ def _into_other(attrs: dict[str, str], name: str) -> None:
 class IdsSoFar:
     """What `unique_ids` needs of the documents before: their ids, the highest e<number>, the ids each topic's
     documents use, how many documents. Kept in ``corpus.meta[IDS_SO_FAR]`` when a large file is ruled a piece at a
-    time, so that the pieces give what the whole file gives."""
+    time, so that the pieces give what the whole file gives; for pieces ruled at once, ``plan`` holds what each of
+    the piece's documents gets, worked out ahead (`plan_unique_ids`)."""
 
     used: set[str] = field(default_factory=set)
     highest: int = 0
     topics: dict[str, set[str]] = field(default_factory=dict)
     documents: int = 0
+    plan: list[PlannedDocument] | None = None
+
+
+@dataclass
+class PlannedDocument:
+    """unique-ids worked out ahead for one document from a scan of its file: the (topic, entity ids) the scan
+    found, the ids its entities get, and what was done (as `_unique_ids_of` gives it)."""
+
+    scanned: tuple[str | None, tuple[str, ...]]
+    ids: list[str]
+    done: list[tuple[str, int]]
+    number: int
+    highest_before: int
+
+
+class PlanMismatch(Exception):
+    """The documents read are not those a plan was made for (a scan cannot see what a lenient reader drops): the
+    caller rules the pieces one after another instead."""
 
 
 IDS_SO_FAR = "corefud unique-ids so far"
 
 
+def _unique_ids_of(state: IdsSoFar, topic: str | None, ids: list[str]) -> tuple[list[str], list[tuple[str, int]]]:
+    """The ids the entities of the next document (topic, ids in entity order) get, and what was done ("numeric",
+    "shared" with a count, "prefixed"); ``state`` moves past the document."""
+    number = state.documents + 1
+    done: list[tuple[str, int]] = []
+    highest = state.highest  # of the e<number> ids used so far
+    if topic is None and ids and all(i.isdigit() for i in ids):
+        # GUM numbers entities 1, 2 ... per document: CorefUD's style is e<number>, unique in the file
+        ids = [f"e{int(i) + highest}" for i in ids]
+        done.append(("numeric", 1))
+    id_set = set(ids)
+    highest = max([highest, *(int(i[1:]) for i in id_set if re.fullmatch(r"e\d+", i))])
+    shared_in_topic = id_set & state.topics.get(topic, set()) if topic is not None else set()
+    if shared_in_topic:
+        done.append(("shared", len(shared_in_topic)))
+    if any(i in state.used and i not in shared_in_topic for i in id_set):
+        made: set[str] = set()  # (the set of ids taken is state.used, id_set and these: not copied)
+        renamed = []
+        for old in ids:
+            new = old
+            if old not in shared_in_topic:
+                new = f"d{number}.{old}"
+                while new in state.used or new in id_set or new in made:
+                    new = f"d{number}.{new}"
+                made.add(new)
+            renamed.append(new)
+        ids, id_set = renamed, set(renamed)
+        done.append(("prefixed", 1))
+    state.used |= id_set
+    if topic is not None:
+        state.topics.setdefault(topic, set()).update(id_set)
+    state.highest, state.documents = highest, number
+    return ids, done
+
+
+def plan_unique_ids(scans: Iterable[list[tuple[str | None, tuple[str, ...]]]]) -> Iterator[IdsSoFar]:
+    """For each piece of a file in turn, its documents' unique-ids worked out ahead from the scans of it and the
+    pieces before (`harmonize.converters.corefud.entity_ids_by_document`), so that the pieces can be ruled at once
+    and give what ruling them one after another gives."""
+    state = IdsSoFar()
+    for scan in scans:
+        planned = []
+        for topic, ids in scan:
+            number, highest = state.documents + 1, state.highest
+            new_ids, done = _unique_ids_of(state, topic, list(ids))
+            planned.append(PlannedDocument((topic, ids), new_ids, done, number, highest))
+        yield IdsSoFar(plan=planned)
+
+
 def unique_ids(corpus: Corpus, report: Report) -> None:
     state = corpus.meta.get(IDS_SO_FAR) or IdsSoFar()
-    used, topics = state.used, state.topics
-    highest = state.highest  # of the e<number> ids used so far
-    for number, document in enumerate(corpus.documents, state.documents + 1):
-        if document.topic is None and document.entities and all(str(e.id).isdigit() for e in document.entities):
-            # GUM numbers entities 1, 2 ... per document: CorefUD's style is e<number>, unique in the file
-            for entity in document.entities:
-                entity.id = f"e{int(entity.id) + highest}"
-            report.add("corefud unique-ids: numeric entity ids written e<number>, numbers continuing over the "
-                       "file's documents", f"{document.id}: e{highest + 1}...")
-        ids = {str(e.id) for e in document.entities}
-        highest = max([highest, *(int(i[1:]) for i in ids if re.fullmatch(r"e\d+", i))])
-        shared_in_topic = ids & topics.get(str(document.topic), set()) if document.topic is not None else set()
-        if shared_in_topic:
-            report.add("corefud unique-ids: entity ids shared across the documents of a topic kept (cross-document "
-                       "entities; udvalidate refuses them)", str(document.id), len(shared_in_topic))
-        if ids & (used - shared_in_topic):
-            taken = used | ids
-            for entity in document.entities:
-                if str(entity.id) in shared_in_topic:
-                    continue
-                new = f"d{number}.{entity.id}"
-                while new in taken:
-                    new = f"d{number}.{new}"
+    if state.plan is not None and len(state.plan) != len(corpus.documents):
+        raise PlanMismatch(f"{len(state.plan)} documents planned, {len(corpus.documents)} read")
+    for index, document in enumerate(corpus.documents):
+        topic = str(document.topic) if document.topic is not None else None
+        ids = [str(e.id) for e in document.entities]
+        if state.plan is not None:
+            planned = state.plan[index]
+            if planned.scanned != (topic, tuple(ids)):
+                raise PlanMismatch(f"{document.id}: not the entities planned")
+            new_ids, done, number, highest = planned.ids, planned.done, planned.number, planned.highest_before
+        else:
+            number, highest = state.documents + 1, state.highest
+            new_ids, done = _unique_ids_of(state, topic, ids)
+        for entity, new in zip(document.entities, new_ids):
+            if entity.id != new:
                 entity.id = new
-                taken.add(new)
-            report.add("corefud unique-ids: entity ids an earlier document used prefixed with the document's "
-                       "number", f"{document.id}: d{number}.")
-            ids = {str(e.id) for e in document.entities}
-        used |= ids
-        if document.topic is not None:
-            topics.setdefault(str(document.topic), set()).update(ids)
-    state.highest, state.documents = highest, state.documents + len(corpus.documents)
+        for what, count in done:
+            if what == "numeric":
+                report.add("corefud unique-ids: numeric entity ids written e<number>, numbers continuing over the "
+                           "file's documents", f"{document.id}: e{highest + 1}...")
+            elif what == "shared":
+                report.add("corefud unique-ids: entity ids shared across the documents of a topic kept "
+                           "(cross-document entities; udvalidate refuses them)", str(document.id), count)
+            else:
+                report.add("corefud unique-ids: entity ids an earlier document used prefixed with the document's "
+                           "number", f"{document.id}: d{number}.")
 
 
 def _rename_key(attrs: dict, old: str, new: str) -> None:
@@ -221,7 +288,7 @@ def check(document: Document, report: Report) -> None:
     for mentions in _same_span_groups(document):
         if len({id(m.entity) for m in mentions}) > 1:
             report.add("corefud check: same-span mentions of different entities", _where(document, mentions[0]))
-    for sentence in document.sentences:
+    for sentence in _sentences_with_repeated_entities(document):  # crossing needs two mentions of one entity
         mentions = {id(m): m for n in sentence.nodes for m in n.mentions}.values()
         for a, b in combinations(sorted(mentions, key=lambda m: m.order), 2):
             if a.entity is b.entity and _crossing(a, b):
@@ -279,11 +346,27 @@ def remove_singletons(document: Document, report: Report) -> None:
 
 
 def _same_span_groups(document: Document) -> list[list[Mention]]:
-    """Mentions sharing exactly the same nodes, in document order, groups of two or more."""
+    """Mentions sharing exactly the same nodes, in document order, groups of two or more. (Only the groups are
+    put in order: sorting every mention first gives the same, ties broken alike by entity order.)"""
     groups: dict[frozenset[int], list[Mention]] = {}
-    for mention in document.mentions:
+    for mention in (m for e in document.entities for m in e.mentions):
         groups.setdefault(frozenset(map(id, mention.words)), []).append(mention)
-    return [group for group in groups.values() if len(group) > 1]
+    shared = [sorted(group, key=lambda m: m.order) for group in groups.values() if len(group) > 1]
+    return sorted(shared, key=lambda group: group[0].order)
+
+
+def _sentences_with_repeated_entities(document: Document) -> list[Sentence]:
+    """The sentences where some entity has two mentions, in document order."""
+    seen: set[tuple[int, int]] = set()
+    found: dict[int, Sentence] = {}
+    for entity in document.entities:
+        for mention in entity.mentions:
+            sentence = mention.sentence
+            key = (id(entity), id(sentence))
+            if key in seen:
+                found[sentence.index] = sentence
+            seen.add(key)
+    return [found[index] for index in sorted(found)]
 
 
 def _changes(report: Report, step: str, changes: list[Change]) -> None:
