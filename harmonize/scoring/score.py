@@ -535,6 +535,8 @@ def score_files(
             response_documents, response_report = read_scored(response, *sides)
         result = score_documents(key_documents, response_documents, names, singletons, mode, cross_document,
                                  split_antecedents, zeros)
+        # Freed while the collector is paused: with it back on, its first pass would walk all they hold.
+        del key_documents, response_documents
     result.report.merge(key_report)
     result.report.merge(response_report)
     result.settings = described
