@@ -366,12 +366,15 @@ def view(
         "-I", "--input-option", help="Reader option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
 ) -> None:
     """Self-contained HTML pages showing every mention, coloured by entity (an index page for several)."""
+    from harmonize.conversion import read_documents
+    from harmonize.io import paused_gc
     from harmonize.views.html import write_views
 
     report = Report()
     reader = get_format(source, "read")
-    corpus = _read_corpus(inputs, reader, lenient, report, reader.read_options(input_option or []))
-    written = write_views(corpus, output)
+    with paused_gc():  # each piece read is freed as soon as its pages are written
+        written = write_views(read_documents(inputs, reader, lenient, report, reader.read_options(input_option or [])),
+                              output)
     _say_report(report)
     _say(f"wrote {len(written)} page(s) to {output}")
 

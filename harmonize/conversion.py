@@ -338,6 +338,30 @@ def input_files(inputs: list[Path], reader: Format, sample: bool = False) -> lis
     return files
 
 
+def read_corpora(path: Path, reader: Format, lenient: bool, report: Report,
+                 read_options: dict[str, str] | None = None) -> Iterator[Corpus]:
+    """One input file's documents as corpora: a large CorefUD file a piece of whole documents at a time (see
+    `harmonize.converters.corefud.stream_corefud`), so that memory follows a piece and not the file; any other
+    file at once. The caller frees each corpus (`Corpus.release`) before asking for the next."""
+    from harmonize.converters.corefud import STREAM_PIECE_BYTES, stream_corefud
+
+    if reader.name == "corefud" and not read_options and path.is_file() and path.stat().st_size > STREAM_PIECE_BYTES:
+        report.opened(path)
+        yield from (corpus for corpus, _piece in stream_corefud(path, lenient, report))
+    else:
+        yield reader.read(path, lenient, report, read_options)
+
+
+def read_documents(inputs: list[Path], reader: Format, lenient: bool, report: Report,
+                   read_options: dict[str, str] | None = None) -> Iterator[Document]:
+    """The documents of every input, one at a time (`read_corpora`); each piece is freed once its documents have
+    been handed out, so a document must not be used after the next one is asked for."""
+    for path in input_files(inputs, reader):
+        for corpus in read_corpora(path, reader, lenient, report, read_options):
+            yield from corpus.documents
+            corpus.release()
+
+
 def plan_outputs(files: list[Path], output: Path, reader: Format, writer: Format) -> list[tuple[Path, Path]]:
     """A single input and an OUTPUT that names a file: that file. Otherwise OUTPUT is a folder that gets one file per
     input, named after it (a folder input keeps its whole name), or, for a writer of one output per document, one

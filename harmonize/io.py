@@ -99,29 +99,40 @@ MAX_NAME_LENGTH = 100  # characters of a name made from an id, before the extens
 ID_RENAMED = "document id renamed for a safe file name inside the output folder"
 
 
-def safe_file_names(ids: Sequence[str | None], fallback: str = "document", reserved: Sequence[str] = ()) -> list[str]:
-    """One file name per document id, each safe to join to an output folder: path separators, ``..``, absolute
-    paths, control characters and device names cannot survive, length is bounded, and ids that would map to the
-    same name (also when only their case differs, for case-insensitive file systems) are kept apart by a suffix.
-    A missing id becomes ``fallback`` and the document's number; ``reserved`` names (the writer's own files) are
-    never given."""
-    names: list[str] = []
-    taken = {name.lower() for name in reserved}
-    for number, document_id in enumerate(ids, 1):
+class SafeFileNames:
+    """File names made from document ids one at a time, each safe to join to an output folder: path separators,
+    ``..``, absolute paths, control characters and device names cannot survive, length is bounded, and ids that
+    would map to the same name (also when only their case differs, for case-insensitive file systems) are kept
+    apart by a suffix. A missing id becomes ``fallback`` and the document's number; ``reserved`` names (the
+    writer's own files) are never given. One after another, so that documents read a piece at a time get their
+    names as they come."""
+
+    def __init__(self, fallback: str = "document", reserved: Sequence[str] = ()) -> None:
+        self.fallback = fallback
+        self.taken = {name.lower() for name in reserved}
+        self.count = 0
+
+    def __call__(self, document_id: str | None) -> str:
+        self.count += 1
         name = _UNSAFE_CHARACTERS.sub("_", document_id or "").strip("._")
         if not name:
-            name = f"{fallback}{number}"
+            name = f"{self.fallback}{self.count}"
         if name.split(".")[0].lower() in _DEVICE_NAMES:
             name = f"_{name}"
         if len(name) > MAX_NAME_LENGTH:
             digest = hashlib.sha256((document_id or "").encode("utf-8")).hexdigest()[:12]
             name = f"{name[:MAX_NAME_LENGTH - 13]}-{digest}"
         unique, suffix = name, 2
-        while unique.lower() in taken:
+        while unique.lower() in self.taken:
             unique, suffix = f"{name}-{suffix}", suffix + 1
-        taken.add(unique.lower())
-        names.append(unique)
-    return names
+        self.taken.add(unique.lower())
+        return unique
+
+
+def safe_file_names(ids: Sequence[str | None], fallback: str = "document", reserved: Sequence[str] = ()) -> list[str]:
+    """One file name per document id (see `SafeFileNames`)."""
+    names = SafeFileNames(fallback, reserved)
+    return [names(document_id) for document_id in ids]
 
 
 def document_file_names(ids: Sequence[str | None], report: Report | None, fallback: str = "document",

@@ -95,3 +95,35 @@ def test_page_keeps_the_texts_spacing() -> None:
     assert shown.startswith("Hello, [world].")
     sample_text = re.sub(r"<[^>]+>", "", render_document(sample().documents[0]).split("<body>")[1].split("<script>")[0])
     assert " ," not in sample_text and " ." not in sample_text
+
+
+def test_a_large_file_is_viewed_a_piece_at_a_time_with_the_pages_of_one_go(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """`harmonize view` renders documents as they are read (only index rows kept): a file read in several pieces
+    gives the bytes of reading it whole, on one page and as a folder; ECB+'s topics keep their entity index."""
+    from harmonize.conversion import read_documents
+    from harmonize.converters import corefud, get_format
+    from harmonize.errors import Report
+    from harmonize.views.html import render_documents, render_index
+
+    ecb = harmonize_read_ecb()
+    source = tmp_path / "corpus.conllu"
+    files = sorted(shared("gum", "v11.1.0", "dep").glob("*.conllu"))[:6]
+    source.write_text("".join(p.read_text(encoding="utf-8") for p in files), encoding="utf-8")
+    whole = read_corefud(source)
+    monkeypatch.setattr(corefud, "STREAM_PIECE_BYTES", source.stat().st_size // 4)
+    reader = get_format("corefud", "read")
+    write_views(read_documents([source], reader, False, Report()), tmp_path / "one.html")
+    assert (tmp_path / "one.html").read_text(encoding="utf-8") == render_documents(whole)
+    written = write_views(read_documents([source], reader, False, Report()), tmp_path / "pages")
+    assert written[-1].read_text(encoding="utf-8") == render_index(whole, [p.name for p in written[:-1]])
+    assert written[0].read_text(encoding="utf-8") == render_document(whole.documents[0])
+    write_views(ecb, tmp_path / "ecb.html")
+    assert (tmp_path / "ecb.html").read_text(encoding="utf-8") == render_documents(ecb)
+    assert "Entities across documents" in render_documents(ecb)
+
+
+def harmonize_read_ecb() -> Corpus:
+    import harmonize
+
+    return harmonize.read(shared("ecbplus", "ECB+", "1"), "ecbplus", report=harmonize.Report())

@@ -36,7 +36,7 @@ def generate_questions(inputs: list[str | Path], format: str = "corefud", lenien
                        report: Report | None = None, read_options: dict[str, str] | None = None, seed: int = 0,
                        window: int = 2, source: str | None = None) -> list[Question]:
     """Questions from coreference corpora (files or folders in ``format``), see `harmonize.pcr.generate`."""
-    from harmonize.conversion import input_files
+    from harmonize.conversion import input_files, read_corpora
     from harmonize.converters import get_format
     from harmonize.pcr.generate import Settings, generate
 
@@ -46,7 +46,9 @@ def generate_questions(inputs: list[str | Path], format: str = "corefud", lenien
     settings = Settings(source or _SOURCE_NAMES.get(format, format), seed, window)
     questions: list[Question] = []
     for path in input_files([Path(p) for p in inputs], reader):
-        questions += generate(reader.read(path, lenient, report, checked), settings, report)
+        for corpus in read_corpora(path, reader, lenient, report, checked):  # a large file a piece at a time
+            questions += generate(corpus, settings, report)
+            corpus.release()
     return deduplicate(questions, report)
 
 

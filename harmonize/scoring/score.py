@@ -153,7 +153,7 @@ def scored_pieces(path: str | Path, format: str, read_options: dict[str, str] | 
                   ) -> Iterator[list[ScoredDocument]]:
     """`read_scored`, a piece at a time: a large CorefUD file's pieces of whole documents one after another, any
     other file at once (what reading drops or parsing changes goes to ``report``)."""
-    from harmonize.conversion import input_files
+    from harmonize.conversion import input_files, read_corpora
 
     reader = get_format(format, "read")
     for file in input_files([Path(path)], reader):
@@ -161,7 +161,7 @@ def scored_pieces(path: str | Path, format: str, read_options: dict[str, str] | 
             yield list(reader.score_reader(file))
             report.opened(file)
             continue
-        for corpus in _corpora(file, reader, lenient, report, read_options):
+        for corpus in read_corpora(file, reader, lenient, report, read_options):
             if reader.name == "ua":
                 _leave_out_non_referring(corpus, report)
             if parse is not None:
@@ -182,18 +182,6 @@ def _leave_out_non_referring(corpus: Corpus, report: Report) -> None:
             report.add("UA non-referring markables left out of identity scoring", f"{document.id}: {entity.id}",
                        len(entity.mentions))
             document.remove_entity(entity)
-
-
-def _corpora(file: Path, reader, lenient: bool, report: Report, read_options: dict[str, str] | None):
-    """The file's documents as corpora: a large CorefUD file a piece of whole documents at a time (only what the
-    scorer needs of each is kept), any other file at once."""
-    from harmonize.converters.corefud import STREAM_PIECE_BYTES, stream_corefud
-
-    if reader.name == "corefud" and not read_options and file.stat().st_size > STREAM_PIECE_BYTES:
-        report.opened(file)
-        yield from (corpus for corpus, _piece in stream_corefud(file, lenient, report))
-    else:
-        yield reader.read(file, lenient, report, read_options)
 
 
 def align(key: list[ScoredDocument], response: list[ScoredDocument]) -> list[tuple[ScoredDocument, ScoredDocument]]:

@@ -284,17 +284,13 @@ def count_file(path: Path, source: str = "corefud", lenient: bool = False, by: s
     """Per-group counts of one input file (``split_of``: document -> split, for ``by="split"``), with the report
     of reading it. A large CorefUD file is read a piece of whole documents at a time, each counted and freed, so
     that memory follows a piece, not the file."""
+    from harmonize.conversion import read_corpora
     from harmonize.converters import get_format
-    from harmonize.converters.corefud import STREAM_PIECE_BYTES, stream_corefud
     from harmonize.parsing import NO_PARSING
 
     report = Report()
-    if source == "corefud" and not read_options and path.is_file() and path.stat().st_size > STREAM_PIECE_BYTES:
-        corpora = (corpus for corpus, _piece in stream_corefud(path, lenient, report))
-    else:
-        corpora = iter([get_format(source, "read").read(path, lenient, report, read_options)])
     groups: dict[str, Counts] = {}
-    for corpus in corpora:
+    for corpus in read_corpora(path, get_format(source, "read"), lenient, report, read_options):
         if parse != NO_PARSING:
             from harmonize.parsing.trees import parse_corpus
 

@@ -10,10 +10,14 @@ works offline and opens from disk.
 from __future__ import annotations
 
 import html
+import itertools
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from harmonize.converters.surface import display_gaps
-from harmonize.io import write_pages
+from harmonize.io import SafeFileNames, atomic_write_parts, atomic_write_text
 from harmonize.schemas.heads import ud_head
 from harmonize.schemas.model import Corpus, Document, Mention, Node
 
@@ -51,14 +55,20 @@ def render_document(document: Document) -> str:
 
 def render_documents(corpus: Corpus) -> str:
     """Every document of ``corpus`` on one page, one after another, with the index (linking to each) at the top."""
-    anchors = [f"#d{number}" for number in range(len(corpus.documents))]
-    sections, rules = [], []
+    rows, sections, rules = [], [], []
     for number, document in enumerate(corpus.documents):
-        body, rule = _document_body(document, f"d{number}")
-        sections.append(f'<section id="d{number}">{body}</section>')
+        section, rule = _section(document, number)
+        sections.append(section)
         rules.append(rule)
-    return _page(f"{len(corpus.documents)} documents", _index_body(corpus, anchors) + "\n".join(sections),
-                 "\n".join(rules))
+        rows.append(DocumentRow.of(document))
+    return _page(f"{len(rows)} documents", _index_body(rows, [f"#d{n}" for n in range(len(rows))])
+                 + "\n".join(sections), "\n".join(rules))
+
+
+def _section(document: Document, number: int) -> tuple[str, str]:
+    """A document as the ``number``-th section of a page of several, and its CSS rules."""
+    body, rules = _document_body(document, f"d{number}")
+    return f'<section id="d{number}">{body}</section>', rules
 
 
 def _document_body(document: Document, prefix: str) -> tuple[str, str]:
@@ -128,52 +138,114 @@ def _title(mention: Mention) -> str:
 
 
 def _page(title: str, body: str, rules: str = "") -> str:
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
-            f"<style>{STYLE}{rules}</style></head>\n<body>\n{body}\n<script>{SCRIPT}</script></body></html>\n")
+    before_rules, before_body, after_body = _page_frame(title)
+    return before_rules + rules + before_body + body + after_body
+
+
+def _page_frame(title: str) -> tuple[str, str, str]:
+    """A page around its CSS rules and its body: what comes before the rules, between them and the body, after."""
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title><style>{STYLE}',
+            "</style></head>\n<body>\n", f"\n<script>{SCRIPT}</script></body></html>\n")
+
+
+@dataclass(frozen=True)
+class DocumentRow:
+    """What the index shows of a document (kept instead of the document, so that pages are written as documents
+    are read): its counts, and for a document of a topic its entities' mention counts."""
+
+    id: str | None
+    sentences: int
+    nodes: int
+    entities: int
+    mentions: int
+    topic: str | None
+    entity_mentions: tuple[tuple[str, int], ...]
+
+    @classmethod
+    def of(cls, document: Document) -> DocumentRow:
+        return cls(document.id, len(document.sentences), sum(len(s.nodes) for s in document.sentences),
+                   len(document.entities), sum(len(e.mentions) for e in document.entities), document.topic,
+                   tuple((e.id, len(e.mentions)) for e in document.entities) if document.topic is not None else ())
 
 
 def render_index(corpus: Corpus, names: list[str]) -> str:
     """The corpus page: a row per document, and for corpora whose documents share entities across documents
     (ECB+'s topics) an entity index listing every document each such entity occurs in."""
-    return _page("corpus", _index_body(corpus, names))
+    return _page("corpus", _index_body([DocumentRow.of(d) for d in corpus.documents], names))
 
 
-def _index_body(corpus: Corpus, names: list[str]) -> str:
+def _index_body(rows: list[DocumentRow], names: list[str]) -> str:
     """The index's table, linking each document to ``names`` (page files, or anchors on one page)."""
-    rows = "".join(
-        f'<tr><td><a href="{html.escape(name)}">{html.escape(d.id or name)}</a></td><td>{len(d.sentences)}</td>'
-        f"<td>{sum(len(s.nodes) for s in d.sentences)}</td><td>{len(d.entities)}</td>"
-        f"<td>{sum(len(e.mentions) for e in d.entities)}</td></tr>"
-        for d, name in zip(corpus.documents, names)
+    cells = "".join(
+        f'<tr><td><a href="{html.escape(name)}">{html.escape(row.id or name)}</a></td><td>{row.sentences}</td>'
+        f"<td>{row.nodes}</td><td>{row.entities}</td><td>{row.mentions}</td></tr>"
+        for row, name in zip(rows, names)
     )
     table = ("<table><tr><th>document</th><th>sentences</th><th>nodes</th><th>entities</th><th>mentions</th></tr>"
-             f"{rows}</table>")
-    return f"<h1>{len(corpus.documents)} documents</h1>{table}{_entity_index(corpus, names)}"
+             f"{cells}</table>")
+    return f"<h1>{len(rows)} documents</h1>{table}{_entity_index(rows, names)}"
 
 
-def _entity_index(corpus: Corpus, names: list[str]) -> str:
+def _entity_index(rows: list[DocumentRow], names: list[str]) -> str:
     """Entities that occur in more than one document of a topic (cross-document ids), with links to each."""
     places: dict[tuple[str | None, str], list[tuple[str, str, int]]] = {}
-    for document, name in zip(corpus.documents, names):
-        if document.topic is None:
+    for row, name in zip(rows, names):
+        if row.topic is None:
             continue
-        for entity in document.entities:
-            places.setdefault((document.topic, entity.id), []).append((name, document.id or name, len(entity.mentions)))
+        for entity_id, count in row.entity_mentions:
+            places.setdefault((row.topic, entity_id), []).append((name, row.id or name, count))
     shared = {key: where for key, where in places.items() if len(where) > 1}
     if not shared:
         return ""
-    rows = []
+    lines = []
     for (topic, entity_id), where in sorted(shared.items(), key=lambda item: (-len(item[1]), str(item[0]))):
         links = ", ".join(f'<a href="{html.escape(name)}">{html.escape(label)}</a> ({count})'
                           for name, label, count in where)
-        rows.append(f"<tr><td>{html.escape(str(topic))}</td><td>{html.escape(entity_id)}</td><td>{len(where)}</td>"
-                    f"<td>{sum(count for _n, _l, count in where)}</td><td class=l>{links}</td></tr>")
+        lines.append(f"<tr><td>{html.escape(str(topic))}</td><td>{html.escape(entity_id)}</td><td>{len(where)}</td>"
+                     f"<td>{sum(count for _n, _l, count in where)}</td><td class=l>{links}</td></tr>")
     return ("<h2>Entities across documents</h2><table><tr><th>topic</th><th>entity</th><th>documents</th>"
-            f"<th>mentions</th><th class=l>where (mentions)</th></tr>{''.join(rows)}</table>")
+            f"<th>mentions</th><th class=l>where (mentions)</th></tr>{''.join(lines)}</table>")
 
 
-def write_views(corpus: Corpus, output: Path) -> list[Path]:
+def write_views(documents: Iterable[Document], output: Path) -> list[Path]:
     """An ``.html`` output: one page (several documents one after another, the index at the top). Otherwise a
-    folder: a page per document and index.html."""
-    return write_pages(corpus.documents, [d.id for d in corpus.documents], output, render_document,
-                       lambda names: render_index(corpus, names), lambda: render_documents(corpus))
+    folder: a page per document and index.html. ``documents`` (a `Corpus`, or documents as they are read) are
+    rendered one at a time and only their index rows kept, so that memory follows a document, not the corpus."""
+    documents = iter(documents)
+    if output.suffix == ".html" and not output.is_dir():
+        _write_one_page(documents, output)
+        return [output]
+    names, rows, written = SafeFileNames(reserved=["index"]), [], []
+    for document in documents:
+        written.append(output / f"{names(document.id)}.html")
+        atomic_write_text(written[-1], render_document(document))
+        rows.append(DocumentRow.of(document))
+    atomic_write_text(output / "index.html", _page("corpus", _index_body(rows, [path.name for path in written])))
+    return [*written, output / "index.html"]
+
+
+def _write_one_page(documents: Iterator[Document], output: Path) -> None:
+    """One document's page, or several documents' sections below the index: the sections and their CSS rules go
+    to files beside ``output`` as they are rendered, and are joined below the index and in the head at the end."""
+    first, second = next(documents, None), next(documents, None)
+    if first is not None and second is None:
+        atomic_write_text(output, render_document(first))
+        return
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f".{output.name}.", dir=output.parent) as folder:
+        rules_file, sections_file = Path(folder) / "rules", Path(folder) / "sections"
+        rows: list[DocumentRow] = []
+        with rules_file.open("w", encoding="utf-8") as rules, sections_file.open("w", encoding="utf-8") as sections:
+            for number, document in enumerate(itertools.chain((first, second), documents) if first else ()):
+                section, rule = _section(document, number)
+                separator = "\n" if number else ""
+                sections.write(separator + section)
+                rules.write(separator + rule)
+                rows.append(DocumentRow.of(document))
+        before_rules, before_body, after_body = _page_frame(f"{len(rows)} documents")
+        head_file, index_file, tail_file = (Path(folder) / name for name in ("head", "index", "tail"))
+        head_file.write_text(before_rules, encoding="utf-8")
+        index_file.write_text(before_body + _index_body(rows, [f"#d{n}" for n in range(len(rows))]),
+                              encoding="utf-8")
+        tail_file.write_text(after_body, encoding="utf-8")
+        atomic_write_parts(output, [head_file, rules_file, index_file, sections_file, tail_file])
