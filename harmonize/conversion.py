@@ -26,7 +26,7 @@ from harmonize.converters.registry import Format
 from harmonize.errors import HarmonizeError, Report
 from harmonize.io import atomic_write_parts, paused_gc
 from harmonize.parsing import NO_PARSING, parser_for
-from harmonize.schemas.model import Corpus
+from harmonize.schemas.model import Corpus, Document
 
 SAMPLE = "sample.conllu"
 # A file is cut into pieces for the cores only above this size: below it, starting workers costs more than it saves.
