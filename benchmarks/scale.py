@@ -100,6 +100,8 @@ def main() -> None:
                                         "--rules", "corefud"],
             "score big big-copy": [harmonize, "score", str(big), str(copy)],
             "stats --format json": [harmonize, "stats", str(big), "--format", "json"],
+            "view -o FOLDER": [harmonize, "view", str(big), "-o", str(folder / "pages")],
+            "pcr generate": [harmonize, "pcr", "generate", str(big), "-o", str(folder / "questions.jsonl")],
         }
         if not args.skip_udapi:
             runs["udapi read + write (no coref objects)"] = [sys.executable, "-c", UDAPI, str(big),

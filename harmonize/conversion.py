@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from importlib import resources
 from pathlib import Path
 
@@ -217,12 +216,13 @@ def convert_file(
         if workers > 1 and not steps.per_document:
             # A rule over the corpus (unique-ids) needs the documents before each piece: their entity ids, read
             # from the bytes ahead, let the pieces be ruled at once.
-            from harmonize.converters.corefud import entity_ids_by_document
+            from harmonize.converters.corefud import entity_ids_by_document, piece_bytes
             from harmonize.rules import planned_for_pieces
 
-            # Worked out piece by piece as the pieces are handed out, so that the first workers start at once
-            # (the bytes stay until the last piece is planned).
-            planned = planned_for_pieces(map(partial(entity_ids_by_document, data), pieces))
+            # Worked out piece by piece as the pieces are handed out, so that the first workers start at once;
+            # each piece's bytes read again (the file's are freed before the workers start).
+            planned = planned_for_pieces(entity_ids_by_document(piece_bytes(in_path, piece), piece.header)
+                                         for piece in pieces)
         del data
         if len(pieces) > 1:
             return _convert_in_pieces(in_path, out_path, pieces, lenient, steps, workers, planned)

@@ -174,11 +174,16 @@ def stream_corefud(path: str | Path, lenient: bool = False, report: Report | Non
         yield parse_corefud(read_piece(path, piece), str(path), lenient, report, piece=piece), piece
 
 
-def read_piece(path: str | Path, piece: Piece) -> str:
-    """The text of one piece of a file; bytes that are not UTF-8 are a FormatError naming the file's line."""
+def piece_bytes(path: str | Path, piece: Piece) -> bytes:
+    """The bytes of one piece of a file."""
     with open(path, "rb") as handle:
         handle.seek(piece.start)
-        data = handle.read(piece.end - piece.start)
+        return handle.read(piece.end - piece.start)
+
+
+def read_piece(path: str | Path, piece: Piece) -> str:
+    """The text of one piece of a file; bytes that are not UTF-8 are a FormatError naming the file's line."""
+    data = piece_bytes(path, piece)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -196,26 +201,26 @@ _OPENING = re.compile(rb"\(([^()]+)")
 _TOKEN_LINE = re.compile(rb"(?:\A|\n)[0-9]")
 
 
-def entity_ids_by_document(data: bytes, piece: Piece) -> list[tuple[str | None, tuple[str, ...]]]:
-    """Each document of a piece as (topic, its entity ids in the order the reader meets their first mentions),
-    read from the bytes without building the model: what a rule over the corpus (unique-ids) needs to plan each
-    piece before the pieces are converted at once. A plan, not a reading: whoever uses it checks it against the
-    documents read (malformed mentions, which the reader drops, are not looked at here)."""
+def entity_ids_by_document(data: bytes, header: str | None = None) -> list[tuple[str | None, tuple[str, ...]]]:
+    """Each document of a file's bytes (or of a piece's, `piece_bytes`, with the ``global.Entity`` value in force
+    where it starts) as (topic, its entity ids in the order the reader meets their first mentions), read without
+    building the model: what a rule over the corpus (unique-ids) needs to plan each piece before the pieces are
+    converted at once. A plan, not a reading: whoever uses it checks it against the documents read (malformed
+    mentions, which the reader drops, are not looked at here)."""
     events: list[tuple[int, re.Match[bytes]]] = []
-    if piece.start == 0:  # a first line has no newline before it
-        first_end = data.find(b"\n")
-        first = _ID_COMMENT.match(b"\n" + data[: first_end if first_end >= 0 else len(data)])
-        if first is not None:
-            events.append((0, first))
-    events.extend((m.start() + 1, m) for m in _ID_COMMENT.finditer(data, max(piece.start - 1, 0), piece.end))
-    events.extend((m.start(), m) for m in _ENTITY_VALUE.finditer(data, piece.start, piece.end)
+    first_end = data.find(b"\n")  # a first line has no newline before it
+    first = _ID_COMMENT.match(b"\n" + data[: first_end if first_end >= 0 else len(data)])
+    if first is not None:
+        events.append((0, first))
+    events.extend((m.start() + 1, m) for m in _ID_COMMENT.finditer(data))
+    events.extend((m.start(), m) for m in _ENTITY_VALUE.finditer(data)
                   if m.start() > 0 and data[m.start() - 1] in b"\t|")
     events.sort(key=lambda event: event[0])
-    eid_index = _eid_index(header_fields(piece.header) if piece.header is not None else None)
+    eid_index = _eid_index(header_fields(header) if header is not None else None)
     documents: list[tuple[str | None, dict[bytes, None]]] = []
     topic: str | None = None
     ids: dict[bytes, None] = {}
-    start = piece.start
+    start = 0
     for at, match in events:
         if match.re is _ENTITY_VALUE:
             for opening in _OPENING.findall(match[1]):
@@ -233,7 +238,7 @@ def entity_ids_by_document(data: bytes, piece: Piece) -> list[tuple[str | None, 
             eid_index = _eid_index(header_fields(value.strip()))
         elif key.strip() == "meta::topic":
             topic = value.strip()
-    if _TOKEN_LINE.search(data, start, piece.end):
+    if _TOKEN_LINE.search(data, start):
         documents.append((topic, ids))
     return [(topic, tuple(dict.fromkeys(_eid_of(eid) for eid in ids))) for topic, ids in documents]
 
