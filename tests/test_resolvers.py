@@ -170,6 +170,22 @@ def trained(encoder: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+def test_a_half_precision_checkpoint_is_trained_in_float32(encoder: str, tmp_path: Path) -> None:
+    """A float16 checkpoint (a GPU user's download) loads as float32: trained in float16 the loss became NaN."""
+    import torch
+    from transformers import AutoModel
+
+    half = tmp_path / "half"
+    AutoModel.from_pretrained(encoder).half().save_pretrained(half)
+    load_encoder(encoder)[1].save_pretrained(half)
+    from safetensors.torch import load_file
+
+    assert {t.dtype for t in load_file(half / "model.safetensors").values() if t.is_floating_point()} == {
+        torch.float16}  # as stored
+    model, _ = load_encoder(str(half))
+    assert {parameter.dtype for parameter in model.parameters()} == {torch.float32}
+
+
 def test_windows_give_every_word_its_most_central_window(encoder: str) -> None:
     _, tokenizer = load_encoder(encoder)
     nodes = list(parse_corefud(TRAIN_DOC).documents[0].nodes())  # 23 words, one subword each

@@ -39,10 +39,14 @@ def load_encoder(name: str):
         from transformers import AutoModel, AutoTokenizer
     except ImportError as error:
         raise HarmonizeError("the resolvers need transformers: pip install 'harmonize[resolver]'") from error
+    import torch
+
     path = encoder_path(name)
     try:
         tokenizer = AutoTokenizer.from_pretrained(path)
-        model = AutoModel.from_pretrained(path)
+        # Trained in float32 whatever the checkpoint holds (transformers 5 would keep a float16 checkpoint's dtype,
+        # and its training turns to NaN); on CUDA the forward pass runs under bfloat16 autocast.
+        model = AutoModel.from_pretrained(path, dtype=torch.float32)
     except (OSError, ValueError) as error:
         where = "no such folder, and not a cached hub model" if not Path(path).exists() else "not an encoder folder"
         raise HarmonizeError(f"encoder {name!r}: {where} ({str(error).splitlines()[0]})") from error
