@@ -118,6 +118,10 @@ def test_a_large_file_is_viewed_a_piece_at_a_time_with_the_pages_of_one_go(tmp_p
     written = write_views(read_documents([source], reader, False, Report()), tmp_path / "pages")
     assert written[-1].read_text(encoding="utf-8") == render_index(whole, [p.name for p in written[:-1]])
     assert written[0].read_text(encoding="utf-8") == render_document(whole.documents[0])
+    alone = tmp_path / "alone.conllu"  # one document, freed by the reader once the next is asked for
+    alone.write_text(files[0].read_text(encoding="utf-8"), encoding="utf-8")
+    write_views(read_documents([alone], reader, False, Report()), tmp_path / "alone.html")
+    assert (tmp_path / "alone.html").read_text(encoding="utf-8") == render_document(read_corefud(alone).documents[0])
     write_views(ecb, tmp_path / "ecb.html")
     assert (tmp_path / "ecb.html").read_text(encoding="utf-8") == render_documents(ecb)
     assert "Entities across documents" in render_documents(ecb)

@@ -227,21 +227,28 @@ def write_views(documents: Iterable[Document], output: Path) -> list[Path]:
 def _write_one_page(documents: Iterator[Document], output: Path) -> None:
     """One document's page, or several documents' sections below the index: the sections and their CSS rules go
     to files beside ``output`` as they are rendered, and are joined below the index and in the head at the end."""
-    first, second = next(documents, None), next(documents, None)
-    if first is not None and second is None:
-        atomic_write_text(output, render_document(first))
+    # A document is rendered before the next is asked for (reading the next may free it): the first both ways,
+    # as the page of a lone document and as the first section of several.
+    first = next(documents, None)
+    alone = render_document(first) if first is not None else None
+    rendered = [(_section(first, 0), DocumentRow.of(first))] if first is not None else []
+    second = next(documents, None)
+    if alone is not None and second is None:
+        atomic_write_text(output, alone)
         return
     output.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=f".{output.name}.", dir=output.parent) as folder:
         rules_file, sections_file = Path(folder) / "rules", Path(folder) / "sections"
         rows: list[DocumentRow] = []
+        following = itertools.chain([second], documents) if second is not None else iter(())
         with rules_file.open("w", encoding="utf-8") as rules, sections_file.open("w", encoding="utf-8") as sections:
-            for number, document in enumerate(itertools.chain((first, second), documents) if first else ()):
-                section, rule = _section(document, number)
+            for number, ((section, rule), row) in enumerate(itertools.chain(
+                    rendered, ((_section(document, n), DocumentRow.of(document))
+                               for n, document in enumerate(following, 1)))):
                 separator = "\n" if number else ""
                 sections.write(separator + section)
                 rules.write(separator + rule)
-                rows.append(DocumentRow.of(document))
+                rows.append(row)
         before_rules, before_body, after_body = _page_frame(f"{len(rows)} documents")
         head_file, index_file, tail_file = (Path(folder) / name for name in ("head", "index", "tail"))
         head_file.write_text(before_rules, encoding="utf-8")
