@@ -97,10 +97,23 @@ def test_a_saved_model_predicts_the_same(trained) -> None:
     model.save(folder)
     loaded = load_model(folder)
     assert loaded.clustering == model.clustering and loaded.detection == model.detection
+    assert loaded.lemma_prior == model.lemma_prior and set(model.lemma_prior) == {"gold", "predicted"}
     first, second = parse_corefud(topic_documents("4", 3)), parse_corefud(topic_documents("4", 3))
     model.resolve(first, device="cpu")
     loaded.resolve(second, device="cpu")
     assert format_corefud(first) == format_corefud(second)
+
+
+def test_the_lemma_prior_raises_same_lemma_pairs_only() -> None:
+    import numpy as np
+
+    from harmonize.resolvers.cross_document import ScopeMentions, with_lemma_prior
+
+    group = ScopeMentions(lemmas=["attack", "attack", "strike"])
+    matrix = np.full((3, 3), 0.3, dtype=np.float32)
+    assert with_lemma_prior(matrix, group, 0.0) is matrix  # off: the scorer alone
+    raised = with_lemma_prior(matrix, group, 0.8)
+    assert raised[0, 1] == raised[1, 0] == np.float32(0.8) and raised[0, 2] == raised[1, 2] == np.float32(0.3)
 
 
 def test_input_without_topics_is_a_one_line_usage_error(tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ from harmonize.schemas.heads import tree_head
 from harmonize.schemas.model import Corpus, Mention
 
 KINDS = ("event", "entity")
-THRESHOLDS = tuple(round(0.05 * step, 2) for step in range(4, 19))  # 0.2 .. 0.9
+THRESHOLDS = tuple(round(0.05 * step, 2) for step in range(1, 19))  # 0.05 .. 0.9
 BLOCK = 64  # rows of a scope's pair matrix scored at once
 DOCUMENTS_AT_ONCE = 8  # documents whose encoder windows run in one batch
 MAX_CLUSTERED = 5000  # mentions clustered together at most (a 5000 x 5000 matrix is 100 MB)
@@ -242,6 +242,21 @@ def probabilities(scorer: PairScorer, group: ScopeMentions):
     return (matrix + matrix.T) / 2
 
 
+LEMMA_PRIORS = (0.0, 0.6, 0.8, 1.0)  # 0: the pair scorer alone
+
+
+def with_lemma_prior(matrix, group: ScopeMentions, weight: float):
+    """P(coreferent) raised to ``weight`` for mentions with the same head lemma: a prior towards the same-lemma
+    baseline, whose clusters the scorer's own lemma feature does not always reach (its weight is chosen on the
+    tuning topics; 0 leaves the matrix as it is)."""
+    import numpy as np
+
+    if not weight:
+        return matrix
+    lemmas = np.array(group.lemmas, dtype=object)
+    return np.maximum(matrix, weight * (lemmas[:, None] == lemmas[None, :]).astype(np.float32))
+
+
 def cluster(matrix, threshold: float) -> list[int]:
     """Average-linkage clusters of 1 - P, cut at ``threshold`` (a label per mention)."""
     import numpy as np
@@ -282,8 +297,9 @@ def write_clusters(corpus: Corpus, groups: dict[tuple, ScopeMentions], labels: d
 
 @dataclass
 class CrossDocumentModel:
-    """The pair scorer, the mention detector and the thresholds chosen on dev: ``clustering[mentions][kind]`` (the
-    cut of average linkage, for gold and for predicted mentions) and ``detection[kind]``."""
+    """The pair scorer, the mention detector and the thresholds chosen on held-out training topics:
+    ``clustering[mentions][kind]`` (the cut of average linkage, for gold and for predicted mentions),
+    ``lemma_prior[mentions][kind]`` (`with_lemma_prior`'s weight; none: 0) and ``detection[kind]``."""
 
     scorer: PairScorer
     detector: MentionDetector
@@ -291,6 +307,7 @@ class CrossDocumentModel:
     detection: dict[str, float]
     encoder: str
     scope: str
+    lemma_prior: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def resolve(self, corpus: Corpus, gold_mentions: bool = False, device: str = "cpu",
                 report: Report | None = None, encoded: list | None = None) -> Counter:
@@ -303,8 +320,10 @@ class CrossDocumentModel:
         if not gold_mentions:
             counts.update(detect_mentions(corpus, self.detector, encoded, self.detection, report))
         groups = scopes(corpus, self.scope, mention_vectors(corpus, encoded), report)
-        cut = self.clustering["gold" if gold_mentions else "predicted"]
-        labels = {key: cluster(probabilities(self.scorer, group), cut[key[-1]]) for key, group in groups.items()}
+        mentions = "gold" if gold_mentions else "predicted"
+        cut, prior = self.clustering[mentions], self.lemma_prior.get(mentions, {})
+        labels = {key: cluster(with_lemma_prior(probabilities(self.scorer, group), group, prior.get(key[-1], 0.0)),
+                               cut[key[-1]]) for key, group in groups.items()}
         write_clusters(corpus, groups, labels)
         counts["documents"] += len(corpus.documents)
         counts["mentions"] += sum(len(group.mentions) for group in groups.values())
@@ -322,7 +341,7 @@ class CrossDocumentModel:
         (folder / DESCRIPTION).write_text(json.dumps(
             {"kind": "cross-document", "encoder": self.encoder, "scope": self.scope,
              "dimension": self.scorer.projection[0].in_features // 3, "clustering": self.clustering,
-             "detection": self.detection}, indent=1) + "\n", encoding="utf-8")
+             "lemma_prior": self.lemma_prior, "detection": self.detection}, indent=1) + "\n", encoding="utf-8")
 
 
 def is_cross_document_model(folder: str | Path) -> bool:
@@ -352,35 +371,42 @@ def load_model(folder: str | Path) -> CrossDocumentModel:
         scorer.pair.load_state_dict(state["pair"]["pair"])
         detector = MentionDetector.from_state(state["detector"], description["dimension"])
         return CrossDocumentModel(scorer, detector, description["clustering"], description["detection"],
-                                  description["encoder"], description["scope"])
+                                  description["encoder"], description["scope"], description.get("lemma_prior", {}))
     except (TypeError, ValueError, RuntimeError, KeyError) as error:
         raise HarmonizeError(f"{folder}: weights and description do not fit ({type(error).__name__}: "
                              f"{str(error).splitlines()[0] if str(error) else ''})") from None
 
 
 def _choose_cut(dev: Corpus, response: Corpus, encoded: list, scorer: PairScorer, scope: str,
-                log: Callable[[str], None] | None, what: str) -> dict[str, float]:
-    """Each kind's clustering threshold with the best CoNLL F1 of ``response``'s mentions against ``dev`` (the
-    tuning part)."""
+                log: Callable[[str], None] | None, what: str) -> tuple[dict[str, float], dict[str, float]]:
+    """Each kind's clustering threshold and lemma prior (`with_lemma_prior`) with the best CoNLL F1 of
+    ``response``'s mentions against ``dev`` (the tuning part); of equally good priors, the smallest."""
     from harmonize.resolvers.neural import fresh_copy
 
     groups = scopes(response, scope, mention_vectors(response, encoded))
     matrices = {key: probabilities(scorer, group) for key, group in groups.items()}
-    chosen = {}
+    thresholds, priors = {}, {}
     for kind in KINDS:
-        conll = {}
-        for threshold in THRESHOLDS:
-            predicted = fresh_copy(response)
-            predicted_groups = scopes(predicted, scope, {id(m): None for d in predicted.documents
-                                                         for m in d.mentions})
-            write_clusters(predicted, predicted_groups,
-                           {key: cluster(matrices[key], threshold) for key in groups})
-            conll[threshold] = kind_scores(dev, predicted, scope, kind)["conll"]
-        chosen[kind] = middle_of_best(conll)
+        best: tuple[float, float, float] | None = None  # (tuning CoNLL, prior, threshold)
+        for prior in LEMMA_PRIORS:
+            raised = {key: with_lemma_prior(matrix, groups[key], prior) for key, matrix in matrices.items()}
+            conll = {}
+            for threshold in THRESHOLDS:
+                predicted = fresh_copy(response)
+                predicted_groups = scopes(predicted, scope, {id(m): None for d in predicted.documents
+                                                             for m in d.mentions})
+                write_clusters(predicted, predicted_groups,
+                               {key: cluster(raised[key], threshold) for key in groups})
+                conll[threshold] = kind_scores(dev, predicted, scope, kind)["conll"]
+            threshold = middle_of_best(conll)
+            if best is None or conll[threshold] > best[0] + 1e-9:
+                best = (conll[threshold], prior, threshold)
+        assert best is not None
+        thresholds[kind], priors[kind] = best[2], best[1]
         if log is not None:
-            log(f"{what} mentions: {kind} clustering threshold {chosen[kind]} (tuning CoNLL "
-                f"{conll[chosen[kind]]:.2f})")
-    return chosen
+            log(f"{what} mentions: {kind} clustering threshold {best[2]}, lemma prior {best[1]} (tuning CoNLL "
+                f"{best[0]:.2f})")
+    return thresholds, priors
 
 
 def train_model(train: Corpus, tune: Corpus, scope: str = "topic", encoder: str = "minilm", epochs: int = 4,
@@ -399,9 +425,10 @@ def train_model(train: Corpus, tune: Corpus, scope: str = "topic", encoder: str 
     detection = choose_thresholds(detector, tune, tune_words, log)
     detected = fresh_copy(tune)
     detect_mentions(detected, detector, tune_words, detection)
-    clustering = {"gold": _choose_cut(tune, tune, tune_words, scorer, scope, log, "gold"),
-                  "predicted": _choose_cut(tune, detected, tune_words, scorer, scope, log, "predicted")}
-    return CrossDocumentModel(scorer, detector, clustering, detection, encoder, scope)
+    cuts = {"gold": _choose_cut(tune, tune, tune_words, scorer, scope, log, "gold"),
+            "predicted": _choose_cut(tune, detected, tune_words, scorer, scope, log, "predicted")}
+    return CrossDocumentModel(scorer, detector, {what: cut for what, (cut, _) in cuts.items()}, detection, encoder,
+                              scope, {what: prior for what, (_, prior) in cuts.items()})
 
 
 def only_kind(corpus: Corpus, kind: str) -> Corpus:
