@@ -6,7 +6,6 @@ Errors go to stderr as one line with exit code 1 (usage errors: 2); nothing ends
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -406,10 +405,7 @@ def stats(
     parse_overwrite: ParseOverwrite = False,
 ) -> None:
     """Corpus statistics tables (CorefUD findings, OntoGUM, RuCoCo and ECB+ tables)."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    from harmonize.parsing import parser_for
-    from harmonize.stats import GROUPINGS, length_distributions, merge_counts, tables_from_counts
+    from harmonize.stats import GROUPINGS, count_files, length_distributions, tables_from_counts
     from harmonize.stats.render import FORMATS, render, write_parquet, write_plots
 
     if by is not None and by not in GROUPINGS:
@@ -420,16 +416,8 @@ def stats(
     read_options = reader.read_options(input_option or [])
     files = input_files(inputs, reader, sample=False)
     split_of = _gum_splits(files) if by == "split" else {}
-    report = Report()
-    groups: dict = {}
-    parser = parser_for(parse)  # a wrong engine or model fails before any work
-    workers = (os.cpu_count() or 1) if parser is None or parser.shares_processes else 1
-    # Files are read and counted apart (on every core): only the small per-group counts come back.
-    jobs = [(path, source, lenient, by, singletons, split_of, read_options, parse, parse_overwrite) for path in files]
-    with ProcessPoolExecutor(max_workers=min(len(jobs), workers)) as pool:
-        for file_groups, file_report in pool.map(_count_file, jobs, chunksize=8):
-            report.merge(file_report)
-            merge_counts(groups, file_groups)
+    groups, report = count_files(files, source, lenient, by, singletons, split_of, read_options, parse,
+                                 parse_overwrite)
     tables = tables_from_counts(groups, singletons,
                                 [t.strip() for t in tables_.split(",") if t.strip()] if tables_ else None)
     attrs = next(iter(tables.values())).attrs
@@ -898,13 +886,6 @@ def _validate_cross_document(train: Path, dev: Path, source: str, scope: str, de
                f"mention detection exact with singletons, coreference F1 {'with' if singletons else 'without'} "
                f"singletons; trained in {result.train_seconds:.0f} s")
     typer.echo(result.table(), nl=False)
-
-
-def _count_file(job: tuple) -> tuple[dict, Report]:
-    """Worker: `harmonize.stats.count_file` (errors travel back as HarmonizeError)."""
-    from harmonize.stats import count_file
-
-    return count_file(*job)
 
 
 def _gum_splits(files: list[Path]) -> dict[str, str]:
