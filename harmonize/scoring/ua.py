@@ -36,7 +36,7 @@ from pathlib import Path
 from harmonize.converters import get_format
 from harmonize.converters.ua import COLUMNS, NON_REFERRING, markable_cell
 from harmonize.errors import HarmonizeError, Problems, Report
-from harmonize.io import read_text
+from harmonize.io import paused_gc, read_text
 from harmonize.scoring.assignment import scipy_order_assignment, sparse_assignment
 from harmonize.scoring.metrics import UA_METRICS, BlancScore, Score
 
@@ -697,9 +697,11 @@ def score_ua_files(key: str | Path, response: str | Path, settings: UASettings, 
                              "(--non-referring and --bridging add their own figures)")
     if read_options:
         raise HarmonizeError("UA scoring reads markables as the UA scorer does: reader options (-I) do not apply")
-    key_documents, key_report = read_ua_documents(key, settings, True, forms, lenient)
-    response_documents, response_report = read_ua_documents(response, settings, False, forms, lenient)
-    totals, per_document = score_ua_documents(key_documents, response_documents, settings, metrics)
+    with paused_gc():  # markables by the ten thousand: no collector passes over them, freed before it is back
+        key_documents, key_report = read_ua_documents(key, settings, True, forms, lenient)
+        response_documents, response_report = read_ua_documents(response, settings, False, forms, lenient)
+        totals, per_document = score_ua_documents(key_documents, response_documents, settings, metrics)
+        del key_documents, response_documents
     result = CorpusScore(totals, len(per_document), partitions=per_document, settings=settings.describe())
     result.report.merge(key_report)
     result.report.merge(response_report)
