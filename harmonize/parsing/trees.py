@@ -156,8 +156,10 @@ def find_heads(document: Document, report: Report, parsed: bool = False) -> None
 
 def _count_headless(corpus: Corpus, report: Report) -> None:
     for document in corpus.documents:
-        headless = [m for e in document.entities for m in e.mentions
-                    if m.head is None and len(m.words) > 1 and not _has_tree(m)]
+        trees: dict[int, bool] = {}  # sentence -> whether it has a tree, looked at once
+        headless = [m for e in document.entities for m in e.mentions if m.head is None and len(m.words) > 1
+                    and not (trees[id(m.sentence)] if id(m.sentence) in trees
+                             else trees.setdefault(id(m.sentence), _has_tree(m)))]
         _tally(document, {NO_HEAD_WITHOUT_PARSING: headless} if headless else {}, report)
 
 
