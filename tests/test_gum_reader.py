@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -129,69 +128,63 @@ def test_masked_reddit_raw_builds_read_and_report_what_they_lack() -> None:
     assert raised.value.line is not None and "link to an unknown span" in raised.value.reason
 
 
-def test_token_mismatch_names_document_token_and_line(tmp_path: Path) -> None:
+def edited_art(tmp_path: Path, folder: str, edit) -> tuple[Path, int]:
+    """GUM_academic_art alone in a v11.1.0 layout under ``tmp_path``, one line of its ``folder`` file (coref_tsv or
+    dep) changed: ``edit`` takes a line and returns it changed or None. Returns the TSV's path and the (1-based)
+    number of the line changed."""
     source = shared("gum", "v11.1.0")
-    (tmp_path / "coref_tsv").mkdir()
-    (tmp_path / "dep").mkdir()
-    shutil.copy(source / "dep" / "GUM_academic_art.conllu", tmp_path / "dep")
-    text = (source / "coref_tsv" / "GUM_academic_art.tsv").read_text(encoding="utf-8")
-    (tmp_path / "coref_tsv" / "GUM_academic_art.tsv").write_text(text.replace("\tAppreciation\t", "\tAppraisal\t", 1),
-                                                                 encoding="utf-8")
+    changed = 0
+    for name in ("coref_tsv/GUM_academic_art.tsv", "dep/GUM_academic_art.conllu"):
+        lines = (source / name).read_text(encoding="utf-8").split("\n")
+        if name.startswith(folder):
+            changed = next(n for n, line in enumerate(lines) if edit(line) is not None)
+            lines[changed] = edit(lines[changed])
+        (tmp_path / name).parent.mkdir()
+        (tmp_path / name).write_text("\n".join(lines), encoding="utf-8")
+    return tmp_path / "coref_tsv" / "GUM_academic_art.tsv", changed + 1
+
+
+def test_token_mismatch_names_document_token_and_line(tmp_path: Path) -> None:
+    path, line = edited_art(tmp_path, "coref_tsv", lambda row: row.replace("\tAppreciation\t", "\tAppraisal\t")
+                            if "\tAppreciation\t" in row else None)
     with pytest.raises(FormatError) as raised:
-        read_gum(tmp_path / "coref_tsv" / "GUM_academic_art.tsv")
-    line = next(n for n, row in enumerate(text.split("\n"), 1) if "\tAppreciation\t" in row)
+        read_gum(path)
     assert raised.value.line == line
     assert raised.value.reason == ("token 1-2 is 'Appraisal' here and 'Appreciation' in dep/ (word 2 of "
                                    "GUM_academic_art)")
 
 
 def test_a_short_line_is_an_error_or_a_token_without_annotation(tmp_path: Path) -> None:
-    source = shared("gum", "v11.1.0")
-    (tmp_path / "coref_tsv").mkdir()
-    (tmp_path / "dep").mkdir()
-    shutil.copy(source / "dep" / "GUM_academic_art.conllu", tmp_path / "dep")
-    lines = (source / "coref_tsv" / "GUM_academic_art.tsv").read_text(encoding="utf-8").split("\n")
-    at = next(n for n, row in enumerate(lines) if row.startswith("1-1\t"))
-    lines[at] = "\t".join(lines[at].split("\t")[:4])  # id, offsets, form and one annotation column
-    path = tmp_path / "coref_tsv" / "GUM_academic_art.tsv"
-    path.write_text("\n".join(lines), encoding="utf-8")
+    # id, offsets, form and one annotation column
+    path, line = edited_art(tmp_path, "coref_tsv", lambda row: "\t".join(row.split("\t")[:4])
+                            if row.startswith("1-1\t") else None)
     with pytest.raises(FormatError) as raised:
         read_gum(path)
-    assert (raised.value.line, raised.value.reason.split(":")[0]) == (at + 1, "wrong column count")
+    assert (raised.value.line, raised.value.reason.split(":")[0]) == (line, "wrong column count")
     report = Report()
     document = read_gum(path, True, report, bridge_types="keep").documents[0]
     assert report.counts == {"wrong column count": 1} and len(document.mentions) > 0
 
 
 def test_a_value_past_the_declared_columns_is_an_error(tmp_path: Path) -> None:
-    source = shared("gum", "v11.1.0")
-    (tmp_path / "coref_tsv").mkdir()
-    (tmp_path / "dep").mkdir()
-    shutil.copy(source / "dep" / "GUM_academic_art.conllu", tmp_path / "dep")
-    lines = (source / "coref_tsv" / "GUM_academic_art.tsv").read_text(encoding="utf-8").split("\n")
-    at = next(n for n, row in enumerate(lines) if row.startswith("1-1\t"))
-    lines[at] += "stray"  # in the empty column after the line's final tab
-    path = tmp_path / "coref_tsv" / "GUM_academic_art.tsv"
-    path.write_text("\n".join(lines), encoding="utf-8")
+    # in the empty column after the line's final tab
+    path, line = edited_art(tmp_path, "coref_tsv", lambda row: row + "stray" if row.startswith("1-1\t") else None)
     with pytest.raises(FormatError) as raised:
         read_gum(path)
-    assert (raised.value.line, raised.value.reason.split(":")[0]) == (at + 1, "wrong column count")
+    assert (raised.value.line, raised.value.reason.split(":")[0]) == (line, "wrong column count")
 
 
 def test_a_span_word_without_a_tree_head_is_an_error_or_keeps_the_tsv_link(tmp_path: Path) -> None:
     """GUM's minspan and link come from dep/'s tree: a span word whose HEAD is not a number is named with the TSV
     line (lenient: that mention goes without minspan and keeps the TSV's link), never a traceback."""
-    source = shared("gum", "v11.1.0")
-    (tmp_path / "coref_tsv").mkdir()
-    (tmp_path / "dep").mkdir()
-    shutil.copy(source / "coref_tsv" / "GUM_academic_art.tsv", tmp_path / "coref_tsv")
-    lines = (source / "dep" / "GUM_academic_art.conllu").read_text(encoding="utf-8").split("\n")
-    at = next(n for n, row in enumerate(lines) if row.startswith("2\tAppreciation\t"))
-    columns = lines[at].split("\t")
-    columns[6] = "_"
-    lines[at] = "\t".join(columns)
-    (tmp_path / "dep" / "GUM_academic_art.conllu").write_text("\n".join(lines), encoding="utf-8")
-    path = tmp_path / "coref_tsv" / "GUM_academic_art.tsv"
+    def without_head(row: str) -> str | None:
+        if not row.startswith("2\tAppreciation\t"):
+            return None
+        columns = row.split("\t")
+        columns[6] = "_"
+        return "\t".join(columns)
+
+    path, _ = edited_art(tmp_path, "dep", without_head)
     with pytest.raises(FormatError) as raised:
         read_gum(path)
     assert raised.value.line is not None and raised.value.reason.startswith("a word of the span has no numeric HEAD")
