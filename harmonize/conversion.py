@@ -207,9 +207,7 @@ def convert_file(
 
         data = in_path.read_bytes()
         # Steps may change which fields a document's brackets need: then a piece must restate its header itself.
-        # Pieces are bounded in size, so that memory follows a piece and not the file, whatever the workers; a rule
-        # over the corpus (unique-ids) goes through them one after another, carrying what it needs of the pieces
-        # before.
+        # Pieces are bounded in size, so that memory follows a piece and not the file, whatever the workers.
         pieces = document_pieces(data, piece_count(len(data), workers * PIECES_PER_WORKER if workers > 1 else 1),
                                  own_header=steps.edits_heads)
         planned = None

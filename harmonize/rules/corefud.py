@@ -102,16 +102,8 @@ def move_heads(document: Document, report: Report) -> None:
     for entity in document.entities:
         for mention in entity.mentions:
             words = mention.words
-            if len(words) == 1:
-                head = words[0]
-            else:
-                word_parents = [parents[id(w)] if id(w) in parents else parents.setdefault(id(w), w.parent)
-                                for w in words]
-                inside = {id(w) for w in words}
-                basic = [w for w, parent in zip(words, word_parents) if parent is None or id(parent) not in inside]
-                # One word whose parent lies outside is the head (ud_head's first rule, most mentions); a mention
-                # without a tree has every word so: ud_head's other rules decide then.
-                head = basic[0] if len(basic) == 1 else ud_head(mention, word_parents)
+            head = ud_head(mention, [parents[id(w)] if id(w) in parents else parents.setdefault(id(w), w.parent)
+                                     for w in words] if len(words) > 1 else None)
             if head is None or head is mention.head:
                 if head is None:
                     report.add("corefud move-heads: no head (none annotated, no tree)",

@@ -455,12 +455,12 @@ def score_files(
         format, metrics, singletons, mode = task.format, list(task.metrics), task.singletons, task.mode
         split_antecedents, non_referring, bridging = task.split_antecedents, task.non_referring, task.bridging
         discourse_deixis, only_split_antecedents, described = task.discourse_deixis, False, task.describe()
+    ua_only = [name for name, on in (("--only-split-antecedents", only_split_antecedents),
+                                     ("--non-referring", non_referring), ("--bridging", bridging),
+                                     ("--discourse-deixis", discourse_deixis)) if on]
     if format == "ua" and mode in ("head", "partial"):
         # The UA scorer matches exact or minimal spans only: other matching is the CorefUD scorer's, over what the
         # UA reader gives (heads from one-token Min or the trees), UA's non-referring markables left out.
-        ua_only = [name for name, on in (("--only-split-antecedents", only_split_antecedents),
-                                         ("--non-referring", non_referring), ("--bridging", bridging),
-                                         ("--discourse-deixis", discourse_deixis)) if on]
         if ua_only:
             raise HarmonizeError(f"{', '.join(ua_only)}: the UA scorer's figures, with --match exact or min; "
                                  f"--match {mode} scores UA files' identity coreference as the CorefUD scorer does")
@@ -483,11 +483,8 @@ def score_files(
         if described is not None:
             result.settings = f"{described}\n{result.settings}"
         return result
-    asked = [name for name, on in (("--only-split-antecedents", only_split_antecedents),
-                                   ("--non-referring", non_referring), ("--bridging", bridging),
-                                   ("--discourse-deixis", discourse_deixis)) if on]
-    if asked:
-        raise HarmonizeError(f"{', '.join(asked)}: Universal Anaphora figures, for --format ua only")
+    elif ua_only:
+        raise HarmonizeError(f"{', '.join(ua_only)}: Universal Anaphora figures, for --format ua only")
     singletons, split_antecedents = bool(singletons), bool(split_antecedents)
     reader = get_format(format, "read")  # an unknown format fails before any work
     if mode is None:
