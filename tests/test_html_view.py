@@ -131,3 +131,22 @@ def harmonize_read_ecb() -> Corpus:
     import harmonize
 
     return harmonize.read(shared("ecbplus", "ECB+", "1"), "ecbplus", report=harmonize.Report())
+
+
+def test_a_broken_document_late_in_the_input_leaves_no_pages(tmp_path: Path) -> None:
+    """Pages are written as documents are read, but kept beside the output until the last one: a malformed
+    document after good ones is a one-line error and the output folder is not made."""
+    from harmonize.conversion import read_documents
+    from harmonize.converters import get_format
+    from harmonize.errors import FormatError, Report
+
+    files = sorted(shared("gum", "v11.1.0", "dep").glob("*.conllu"))[:3]
+    text = "".join(p.read_text(encoding="utf-8") for p in files)
+    last = text.rindex("# newdoc")  # the third document
+    at = text.index("Entity=(", last) + len("Entity=")
+    source = tmp_path / "corpus.conllu"
+    source.write_text(text[:at] + "((" + text[at + 1:], encoding="utf-8")
+    with pytest.raises(FormatError) as raised:
+        write_views(read_documents([source], get_format("corefud", "read"), False, Report()), tmp_path / "pages")
+    assert raised.value.line is not None and "malformed Entity value" in raised.value.reason
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.conllu"]

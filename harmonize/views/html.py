@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import itertools
+import os
 import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -215,13 +216,19 @@ def write_views(documents: Iterable[Document], output: Path) -> list[Path]:
     if output.suffix == ".html" and not output.is_dir():
         _write_one_page(documents, output)
         return [output]
-    names, rows, written = SafeFileNames(reserved=["index"]), [], []
-    for document in documents:
-        written.append(output / f"{names(document.id)}.html")
-        atomic_write_text(written[-1], render_document(document))
-        rows.append(DocumentRow.of(document))
-    atomic_write_text(output / "index.html", _page("corpus", _index_body(rows, [path.name for path in written])))
-    return [*written, output / "index.html"]
+    names, rows, pages = SafeFileNames(reserved=["index"]), [], []
+    output.parent.mkdir(parents=True, exist_ok=True)
+    # Pages wait beside the output until the last document is read: an error on the way leaves the output as it was.
+    with tempfile.TemporaryDirectory(prefix=f".{output.name}.", dir=output.parent) as staging:
+        for document in documents:
+            pages.append(f"{names(document.id)}.html")
+            atomic_write_text(Path(staging) / pages[-1], render_document(document))
+            rows.append(DocumentRow.of(document))
+        atomic_write_text(Path(staging) / "index.html", _page("corpus", _index_body(rows, pages)))
+        output.mkdir(exist_ok=True)
+        for name in [*pages, "index.html"]:
+            os.replace(Path(staging) / name, output / name)
+    return [output / name for name in [*pages, "index.html"]]
 
 
 def _write_one_page(documents: Iterator[Document], output: Path) -> None:
