@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import harmonize
 from harmonize.errors import HarmonizeError, Report
@@ -242,3 +244,16 @@ def test_a_rule_over_the_corpus_keeps_a_large_file_in_one_piece() -> None:
 
     assert Steps("move-heads").per_document and Steps(None).per_document
     assert not Steps("unique-ids").per_document and not Steps("corefud,remove-singletons").per_document
+
+
+@settings(max_examples=300, deadline=None)
+@given(entities=st.lists(st.integers(0, 3), max_size=8))
+def test_pairs_of_one_entity_come_in_the_order_of_all_pairs(entities) -> None:
+    from itertools import combinations
+
+    from harmonize.rules.corefud import _pairs_of_one_entity
+    from harmonize.schemas.model import Entity, Mention
+
+    owners = [Entity(str(number)) for number in range(4)]
+    mentions = [Mention([], entity=owners[number]) for number in entities]
+    assert _pairs_of_one_entity(mentions) == [(a, b) for a, b in combinations(mentions, 2) if a.entity is b.entity]

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from harmonize.converters.corefud import EID_FIELDS, ETYPE_FIELDS
-from harmonize.errors import Report
+from harmonize.errors import EXAMPLES_PER_REASON, Report
 from harmonize.schemas.heads import tree_head, ud_head
 from harmonize.schemas.model import Change, Corpus, Document, Mention, Node, Sentence
 
@@ -64,8 +64,8 @@ def fix_interleaved(document: Document, report: Report) -> None:
     for sentence in _sentences_with_repeated_entities(document):  # elsewhere nothing can merge
         mentions = sorted({id(m): m for n in sentence.nodes for m in n.mentions}.values(), key=lambda m: m.order)
         gone: set[int] = set()
-        for first, second in combinations(mentions, 2):
-            if id(first) in gone or id(second) in gone or first.entity is not second.entity:
+        for first, second in _pairs_of_one_entity(mentions):
+            if id(first) in gone or id(second) in gone:
                 continue
             if not _interleaved(first, second):
                 continue
@@ -84,6 +84,16 @@ def fix_interleaved(document: Document, report: Report) -> None:
                            _where(document, first))
 
 
+def _pairs_of_one_entity(mentions: list[Mention]) -> list[tuple[Mention, Mention]]:
+    """The pairs of ``mentions`` that belong to one entity, in the order ``combinations(mentions, 2)`` gives
+    them (the steps' results depend on it); the pairs of different entities are never made."""
+    by_entity: dict[int, list[int]] = {}
+    for index, mention in enumerate(mentions):
+        by_entity.setdefault(id(mention.entity), []).append(index)
+    pairs = sorted(pair for indices in by_entity.values() if len(indices) > 1 for pair in combinations(indices, 2))
+    return [(mentions[i], mentions[j]) for i, j in pairs]
+
+
 def _interleaved(a: Mention, b: Mention) -> bool:
     """FixInterleaved's test: overlapping without nesting, or nested and sharing a continuous part."""
     words_a, words_b = set(map(id, a.words)), set(map(id, b.words))
@@ -99,19 +109,28 @@ def _part_ids(mention: Mention) -> set[tuple[str, str]]:
 
 def move_heads(document: Document, report: Report) -> None:
     parents: dict[int, Node | None] = {}  # each word's parent, looked up once: nested mentions share words
+    changed: dict[str, list[Mention]] = {}  # reason -> its mentions (counted at the end: every mention may change)
     for entity in document.entities:
         for mention in entity.mentions:
             words = mention.words
-            head = ud_head(mention, [parents[id(w)] if id(w) in parents else parents.setdefault(id(w), w.parent)
-                                     for w in words] if len(words) > 1 else None)
-            if head is None or head is mention.head:
-                if head is None:
-                    report.add("corefud move-heads: no head (none annotated, no tree)",
-                               lambda mention=mention: _where(document, mention))
+            if len(words) == 1:
+                head: Node | None = words[0]
+            else:
+                head = ud_head(mention, [parents[id(w)] if id(w) in parents else parents.setdefault(id(w), w.parent)
+                                         for w in words])
+            if head is None:
+                reason = "no head (none annotated, no tree)"
+            elif head is mention.head:
                 continue
-            reason = "head moved to the highest node" if mention.head is not None else "head set (none before)"
-            report.add(f"corefud move-heads: {reason}", lambda mention=mention: _where(document, mention))
-            document.move_head(mention, head)
+            else:
+                reason = "head moved to the highest node" if mention.head is not None else "head set (none before)"
+                document.move_head(mention, head)
+            changed.setdefault(reason, []).append(mention)
+    for reason, mentions in changed.items():
+        for mention in mentions[:EXAMPLES_PER_REASON]:
+            report.add(f"corefud move-heads: {reason}", _where(document, mention))
+        if len(mentions) > EXAMPLES_PER_REASON:
+            report.add(f"corefud move-heads: {reason}", "", len(mentions) - EXAMPLES_PER_REASON)
 
 
 STANDARD_FIRST = ("eid", "etype", "head")  # udvalidate: these first, in this order, then "other" where present
@@ -290,8 +309,8 @@ def check(document: Document, report: Report) -> None:
             report.add("corefud check: same-span mentions of different entities", _where(document, mentions[0]))
     for sentence in _sentences_with_repeated_entities(document):  # crossing needs two mentions of one entity
         mentions = {id(m): m for n in sentence.nodes for m in n.mentions}.values()
-        for a, b in combinations(sorted(mentions, key=lambda m: m.order), 2):
-            if a.entity is b.entity and _crossing(a, b):
+        for a, b in _pairs_of_one_entity(sorted(mentions, key=lambda m: m.order)):
+            if _crossing(a, b):
                 report.add("corefud check: crossing mentions of one entity", _where(document, a))
     for entity in document.entities:
         if len({m.entity_type for m in entity.mentions}) > 1:
@@ -348,24 +367,31 @@ def remove_singletons(document: Document, report: Report) -> None:
 def _same_span_groups(document: Document) -> list[list[Mention]]:
     """Mentions sharing exactly the same nodes, in document order, groups of two or more. (Only the groups are
     put in order: sorting every mention first gives the same, ties broken alike by entity order.)"""
-    groups: dict[frozenset[int], list[Mention]] = {}
-    for mention in (m for e in document.entities for m in e.mentions):
-        groups.setdefault(frozenset(map(id, mention.words)), []).append(mention)
-    shared = [sorted(group, key=lambda m: m.order) for group in groups.values() if len(group) > 1]
+    first: dict[int | tuple[int, ...], Mention] = {}  # a mention's words (in document order) -> its first mention
+    groups: dict[int | tuple[int, ...], list[Mention]] = {}
+    for entity in document.entities:
+        for mention in entity.mentions:
+            words = mention.words
+            key = id(words[0]) if len(words) == 1 else tuple(map(id, words))
+            found = first.setdefault(key, mention)
+            if found is not mention:
+                groups.setdefault(key, [found]).append(mention)
+    shared = [sorted(group, key=lambda m: m.order) for group in groups.values()]
     return sorted(shared, key=lambda group: group[0].order)
 
 
 def _sentences_with_repeated_entities(document: Document) -> list[Sentence]:
     """The sentences where some entity has two mentions, in document order."""
-    seen: set[tuple[int, int]] = set()
     found: dict[int, Sentence] = {}
     for entity in document.entities:
+        if len(entity.mentions) < 2:
+            continue
+        seen: set[int] = set()
         for mention in entity.mentions:
-            sentence = mention.sentence
-            key = (id(entity), id(sentence))
-            if key in seen:
-                found[sentence.index] = sentence
-            seen.add(key)
+            sentence = mention.words[0].sentence
+            if id(sentence) in seen:
+                found[sentence.index] = sentence  # type: ignore[union-attr]
+            seen.add(id(sentence))
     return [found[index] for index in sorted(found)]
 
 

@@ -27,11 +27,12 @@ def ud_head(mention: Mention, parents: list[Node | None] | None = None) -> Node 
     words = mention.words
     if len(words) == 1:
         return words[0]
-    if all(w.head in ("_", "") for w in words if not w.is_empty):
-        return mention.head
-    inside = set(map(id, words))
     if parents is None:
         parents = [w.parent for w in words]
+    # No tree: every word's HEAD empty (each parent is then None, so that is looked at only where all are).
+    if all(p is None for p in parents) and all(w.head in ("_", "") for w in words if not w.is_empty):
+        return mention.head
+    inside = set(map(id, words))
     basic = [w for w, parent in zip(words, parents) if parent is None or id(parent) not in inside]
     if len(basic) == 1:
         return basic[0]

@@ -178,10 +178,13 @@ class Node:
     @property
     def parent(self) -> Node | None:
         """The governing word in the basic tree (None for the root, for empty nodes and where HEAD is unknown)."""
-        head = self.head
-        if self.sentence is None or not head.isdigit() or head == "0":
+        sentence = self.sentence
+        if sentence is None:
             return None
-        return self.sentence.word(head)
+        head = (self._columns or self._split())[6]  # (the HEAD column without the property: rules ask per word)
+        if head == "0" or not head.isdigit():
+            return None
+        return sentence.word(head)
 
     @property
     def order(self) -> tuple[int, int]:
