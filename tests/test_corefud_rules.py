@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import harmonize
@@ -244,6 +244,31 @@ def test_a_rule_over_the_corpus_keeps_a_large_file_in_one_piece() -> None:
 
     assert Steps("move-heads").per_document and Steps(None).per_document
     assert not Steps("unique-ids").per_document and not Steps("corefud,remove-singletons").per_document
+
+
+_MISC_KEYS = st.sampled_from(["Entity", "Bridge", "SplitAnte", "SpaceAfter", "Gloss", "entity", "Translit"])
+_VALUES = st.one_of(st.none(), st.just(""), st.sampled_from(["(e1)", "e2)", "e1<e2", "No", "a=b"]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(items=st.lists(st.tuples(_MISC_KEYS, _VALUES), min_size=1, max_size=5),
+       coref=st.tuples(*[st.one_of(st.none(), st.sampled_from(["(e3)", "(e4-x-1", "e5<e6"]))] * 3))
+@example(items=[("Gloss", "a=b"), ("Entity", "(e1)"), ("SpaceAfter", "No")], coref=("(e3)", None, None))
+def test_rewriting_misc_in_place_gives_what_the_general_rendering_gives(items, coref) -> None:
+    """The writer's shortcut for a line read with coreference values that changed (`_misc_replaced`) either
+    declines or writes the MISC column `_misc_value` writes for the node as read."""
+    from harmonize.converters.corefud import _misc_replaced, _misc_value, parse_corefud
+
+    column = "|".join(key if value is None else f"{key}={value}" for key, value in items)
+    corpus = parse_corefud(f"# newdoc id = d\n# sent_id = 1\n1\tx\tx\tX\t_\t_\t0\troot\t_\t{column}\n\n",
+                           lenient=True, coreference=False)
+    node = corpus.documents[0].sentences[0].nodes[0]
+    assume(node.coref_read is not None)  # the writer asks only for lines read with coreference values
+    replaced = _misc_replaced(column, *coref)
+    if replaced is not None:
+        assert replaced == _misc_value(node, *coref)
+    if items == [("Gloss", "a=b"), ("Entity", "(e1)"), ("SpaceAfter", "No")]:
+        assert replaced == "Gloss=a=b|Entity=(e3)|SpaceAfter=No"
 
 
 @settings(max_examples=300, deadline=None)

@@ -883,6 +883,12 @@ def _format_document(
             if verbatim is not None and node.coref_read == (entity_value, bridge_value, split_value):
                 lines.append(verbatim)  # its coreference renders as read
                 continue
+            if verbatim is not None and node.coref_read is not None:
+                cut = verbatim.rindex("\t") + 1
+                misc = _misc_replaced(verbatim[cut:], entity_value, bridge_value, split_value)
+                if misc is not None:
+                    lines.append(verbatim[:cut] + misc)  # (rules rewrite most Entity values: kept cheap)
+                    continue
             misc = _misc_value(node, entity_value, bridge_value, split_value)
             lines.append("\t".join((*node.columns(), misc)))
         lines.append("")
@@ -1202,6 +1208,26 @@ def _misc_value(node: Node, entity: str | None, bridge: str | None, split: str |
     if not items:
         return "_"
     return "|".join(key if value is None else f"{key}={value}" for key, value in items)
+
+
+def _misc_replaced(column: str, entity: str | None, bridge: str | None, split: str | None) -> str | None:
+    """The MISC column of a line read with coreference values, those values replaced, where each coreference key
+    read still has a value and no key is new (what `_misc_value` gives then, without parsing the column); None
+    otherwise."""
+    new = {"Entity": entity, "Bridge": bridge, "SplitAnte": split}
+    items = column.split("|")
+    keys = [item.partition("=")[0] for item in items]
+    if len(set(keys)) != len(keys):
+        return None  # a key repeated: MISC as read keeps one of them
+    for index, key in enumerate(keys):
+        if key in new:
+            value = new.pop(key)
+            if not value:
+                return None
+            items[index] = f"{key}={value}"
+    if any(new.values()):
+        return None
+    return "|".join(items)
 
 
 def _misc_position(items: list[tuple[str, str | None]], key: str, order: tuple[str, ...]) -> int:
