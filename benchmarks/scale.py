@@ -101,6 +101,7 @@ def main() -> None:
             "score big big-copy": [harmonize, "score", str(big), str(copy)],
             "stats --format json": [harmonize, "stats", str(big), "--format", "json"],
             "view -o FOLDER": [harmonize, "view", str(big), "-o", str(folder / "pages")],
+            "diff big big-copy -o FOLDER": [harmonize, "diff", str(big), str(copy), "-o", str(folder / "diff")],
             "pcr generate": [harmonize, "pcr", "generate", str(big), "-o", str(folder / "questions.jsonl")],
         }
         if not args.skip_udapi:

@@ -281,18 +281,17 @@ def diff(
     """Where RESPONSE differs from KEY: Kummerfeld & Klein's operations and error types, what each costs, and pages
     that show both annotations with every error."""
     from harmonize.error_analysis import diff as analyse
-    from harmonize.error_analysis.render import summary_table, write_pages
+    from harmonize.error_analysis.render import summary_table
 
     options = get_format(key_format or source, "read").read_options(input_option or [])
     result = analyse(key, response, source, key_format=key_format, response_format=response_format,
                      read_options=options, matching=matching, singletons=singletons, cross_document=cross_document,
-                     forms=not ignore_forms, lenient=lenient)
+                     forms=not ignore_forms, lenient=lenient, pages=output)
     typer.echo(summary_table(result), nl=False)
     if json_output is not None:
         atomic_write_text(json_output, json.dumps(result.to_json(), ensure_ascii=False, indent=1) + "\n")
     if output is not None:
-        written = write_pages(result, output)
-        _say(f"wrote {len(written)} page(s) to {output}")
+        _say(f"wrote {len(result.pages)} page(s) to {output}")
     _say_report(result.report)
 
 

@@ -160,18 +160,3 @@ def write_documents(documents: Sequence, out: Path, extension: str, render: Call
     names = document_file_names([d.id for d in documents], report)
     for name, document in zip(names, documents):
         atomic_write_text(out / f"{name}{extension}", render(document, report))
-
-
-def write_pages(items: Sequence, labels: Sequence[str | None], output: Path, render: Callable,
-                render_index: Callable, render_all: Callable[[], str]) -> list[Path]:
-    """HTML pages: an output named ``.html`` is one self-contained page (one item: ``render(item)``; several:
-    ``render_all()``, the items one after another below an index); any other output is a folder with a page per
-    item (named after its label, safely) and ``index.html`` (``render_index(names)``). Returns the files written."""
-    if output.suffix == ".html" and not output.is_dir():
-        atomic_write_text(output, render(items[0]) if len(items) == 1 else render_all())
-        return [output]
-    names = [f"{name}.html" for name in safe_file_names(labels, reserved=["index"])]
-    for item, name in zip(items, names):
-        atomic_write_text(output / name, render(item))
-    atomic_write_text(output / "index.html", render_index(names))
-    return [*(output / name for name in names), output / "index.html"]

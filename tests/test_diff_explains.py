@@ -14,7 +14,7 @@ import pytest
 from harmonize.error_analysis import diff
 from harmonize.error_analysis.analysis import diff_corpora
 from harmonize.error_analysis.classify import INTRODUCE, MERGE, OPERATIONS
-from harmonize.error_analysis.render import render_partitions
+from harmonize.error_analysis.render import render_partition
 from harmonize.schemas.model import Corpus
 from tests.test_diff import BARN, CAT, DOG, HE, IT, ROME, document, kummerfeld_pair
 
@@ -54,7 +54,7 @@ def test_the_errors_operations_add_up_to_the_analysers_totals(tmp_path: Path) ->
 def test_unmatched_mentions_are_marked_in_the_text() -> None:
     result = diff_corpora(Corpus([document([CHAIN])]), Corpus([document([CHAIN[1:], [(8, 9), (17, 18)]])]),
                           matching="exact")
-    page = render_partitions(result)
+    page = render_partition(result.partitions[0])
     assert len(re.findall(r'class="k miss"[^>]*>\[<', page)) == 1  # "big dog", which the response lacks
     assert len(re.findall(r'class="r extra"[^>]*>⟨<', page)) == 2  # "ran" and "slept", which the key lacks
     assert "not in the response: big dog" in page and "2 merge into cluster, 1 introduce mention" in page
@@ -86,7 +86,7 @@ def test_the_one_page_report_works_in_a_real_browser(tmp_path: Path) -> None:
         pytest.skip("Debian chromium is not installed (apt-get install chromium): the browser check needs it")
     key, response = kummerfeld_pair(tmp_path)
     page = tmp_path / "report.html"
-    page.write_text(render_partitions(diff(key, response, "conll2012")), encoding="utf-8")
+    diff(key, response, "conll2012", pages=page)  # several documents: one page of their sections
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
              "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'p'}",
              "--enable-logging=stderr", "--v=0"]

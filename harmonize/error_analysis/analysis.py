@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -150,9 +151,31 @@ class PartitionDiff:
         return entry
 
 
+@dataclass(frozen=True)
+class PartitionRow:
+    """What a result keeps of every document (or partition) compared, without its documents: its counts, where its
+    mentions' heads came from, and its error list as the JSON gives it."""
+
+    label: str
+    genre: str | None
+    topic: str | None
+    operations: dict[str, int]
+    errors: dict[str, int]
+    heads: Counter
+    error_list: list[dict]
+
+    @classmethod
+    def of(cls, partition: PartitionDiff) -> PartitionRow:
+        error_list = [partition.error_json(error) for error in partition.classification.errors]
+        return cls(partition.label, partition.genre, partition.topic, dict(partition.classification.operations),
+                   partition.errors, Counter(head.source for head in partition.facts._heads.values()), error_list)
+
+
 @dataclass
 class DiffResult:
-    """The whole comparison; `to_json` gives the documented JSON."""
+    """The whole comparison; `to_json` gives the documented JSON. ``rows`` has every document (or partition)
+    compared; ``partitions`` the comparisons themselves (with their documents) where they were kept: not where
+    pages were written as documents were compared (`diff` with ``pages``)."""
 
     partitions: list[PartitionDiff]
     cost: CostTable
@@ -161,39 +184,49 @@ class DiffResult:
     only_in_key: list[str] = field(default_factory=list)
     only_in_response: list[str] = field(default_factory=list)
     report: Report = field(default_factory=Report)
+    rows: list[PartitionRow] = field(default_factory=list)
+    pages: list[Path] = field(default_factory=list)  # the HTML pages written (`diff` with ``pages``)
+
+    def add(self, partition: PartitionDiff, keep: bool = True) -> None:
+        """Count one compared document or partition (and keep it, unless ``keep`` is false)."""
+        self.rows.append(PartitionRow.of(partition))
+        self.cost.add(cost_of(partition.classification, partition.response, partition.key, partition.facts,
+                              self.singletons))
+        if keep:
+            self.partitions.append(partition)
 
     @property
     def operations(self) -> dict[str, int]:
         total = dict.fromkeys(OPERATIONS, 0)
-        for partition in self.partitions:
-            for name, count in partition.classification.operations.items():
+        for row in self.rows:
+            for name, count in row.operations.items():
                 total[name] += count
         return total
 
     @property
     def errors(self) -> dict[str, int]:
         total = dict.fromkeys(ERRORS, 0)
-        for partition in self.partitions:
-            for name, count in partition.errors.items():
+        for row in self.rows:
+            for name, count in row.errors.items():
                 total[name] += count
         return total
 
     @property
     def heads(self) -> dict[str, int]:
         counts: Counter = Counter()
-        for partition in self.partitions:
-            counts.update(head.source for head in partition.facts._heads.values())
+        for row in self.rows:
+            counts.update(row.heads)
         return dict(sorted(counts.items()))
 
     def by_group(self, attribute: str) -> dict[str, dict[str, int]]:
         """Error counts per genre or topic (documents without one left out)."""
         groups: dict[str, dict[str, int]] = {}
-        for partition in self.partitions:
-            name = getattr(partition, attribute)
+        for row in self.rows:
+            name = getattr(row, attribute)
             if name is None:
                 continue
             counts = groups.setdefault(name, dict.fromkeys(ERRORS, 0))
-            for error, count in partition.errors.items():
+            for error, count in row.errors.items():
                 counts[error] += count
         return dict(sorted(groups.items()))
 
@@ -206,10 +239,9 @@ class DiffResult:
             "genres": self.by_group("genre"),
             "topics": self.by_group("topic"),
             "documents": [
-                {"id": p.label, "genre": p.genre, "topic": p.topic, "operations": p.classification.operations,
-                 "errors": p.errors, **({"error list": [p.error_json(e) for e in p.classification.errors]}
-                                        if details else {})}
-                for p in self.partitions],
+                {"id": row.label, "genre": row.genre, "topic": row.topic, "operations": row.operations,
+                 "errors": row.errors, **({"error list": row.error_list} if details else {})}
+                for row in self.rows],
             "cost": self.cost.to_json(),
             "heads": self.heads,
             "only in key": self.only_in_key,
@@ -305,10 +337,7 @@ def diff_corpora(key: Corpus, response: Corpus, singletons: bool = False, matchi
         first = group[0][0]
         label = str(first.id) if cross_document is None else "corpus" if cross_document == "corpus" else str(
             (first.subtopic if cross_document == "subtopic" else first.topic) or "(none)")
-        partition = diff_partition(label, [k for k, _ in group], [r for _, r in group], singletons, matching, report)
-        result.partitions.append(partition)
-        result.cost.add(cost_of(partition.classification, partition.response, partition.key, partition.facts,
-                                singletons))
+        result.add(diff_partition(label, [k for k, _ in group], [r for _, r in group], singletons, matching, report))
     return result
 
 
@@ -344,15 +373,102 @@ def diff(key: str | Path, response: str | Path, format: str = "corefud", *, key_
          response_format: str | None = None, read_options: dict[str, str] | None = None,
          matching: str = DEFAULT_MATCHING,
          singletons: bool = False, cross_document: str | None = None, forms: bool = True,
-         lenient: bool = False) -> DiffResult:
+         lenient: bool = False, pages: str | Path | None = None) -> DiffResult:
     """Compare a response file or folder with a key (what ``harmonize diff`` runs): documents paired by id and
     tokens checked as ``harmonize score`` does; documents only on one side are listed, not compared. ``lenient``
-    reads past broken annotation (dropped and counted in the result's report)."""
+    reads past broken annotation (dropped and counted in the result's report).
+
+    Documents are read and compared one at a time, a large CorefUD file a piece at a time; the response's
+    documents wait only until their key document comes (memory grows with how far apart the two orders are).
+    ``pages`` (an ``.html`` file, or a folder) gets the HTML pages (`harmonize.error_analysis.render`) as the
+    documents are compared, and the result then keeps their rows, not the documents, so that memory follows a
+    document; without it the result keeps every comparison (``partitions``). A cross-document comparison needs
+    each topic's documents at once: both sides are then read whole."""
+    from harmonize.error_analysis.render import DiffPages, write_pages
+
     if matching not in MATCHING_MODES:
         raise HarmonizeError(f"unknown matching mode {matching!r}: {', '.join(MATCHING_MODES)}")
     read = Report()
-    key_corpus = read_side(key, key_format or format, read_options, lenient, read)
-    response_corpus = read_side(response, response_format or format, read_options, lenient, read)
-    result = diff_corpora(key_corpus, response_corpus, singletons, matching, cross_document, forms)
+    if cross_document is not None:
+        key_corpus = read_side(key, key_format or format, read_options, lenient, read)
+        response_corpus = read_side(response, response_format or format, read_options, lenient, read)
+        result = diff_corpora(key_corpus, response_corpus, singletons, matching, cross_document, forms)
+        result.report.merge(read)
+        if pages is not None:
+            result.pages = write_pages(result, Path(pages))
+        return result
+    keep = pages is None
+    result = DiffResult([], CostTable(), matching, singletons)
+    keys = _Side(key, key_format or format, read_options, lenient, read, keep)
+    responses = _Side(response, response_format or format, read_options, lenient, read, keep)
+    waiting: dict[tuple, Document] = {}  # response documents read ahead of their key document
+    with DiffPages(Path(pages)) if pages is not None else nullcontext() as written:
+        for key_document in keys:
+            wanted = pairing_key(key_document.id)
+            while wanted not in waiting:
+                found = next(responses, None)
+                if found is None:
+                    break
+                waiting[pairing_key(found.id)] = found
+            response_document = waiting.pop(wanted, None)
+            if response_document is None:
+                result.only_in_key.append(str(key_document.id))
+                keys.done(key_document)
+                continue
+            _check_words([(key_document, response_document)], forms)
+            partition = diff_partition(str(key_document.id), [key_document], [response_document], singletons,
+                                       matching, result.report)
+            result.add(partition, keep)
+            if written is not None:
+                written.add(partition)
+            keys.done(key_document)
+            responses.done(response_document)
+        for found in responses:
+            waiting[pairing_key(found.id)] = found
+        result.only_in_response = [str(document.id) for document in waiting.values()]
+        for document in waiting.values():
+            responses.done(document)
+        if written is not None:
+            result.pages = written.finish(result)
     result.report.merge(read)
     return result
+
+
+class _Side:
+    """One side's documents in the order read (`harmonize.conversion.read_corpora`), each id once on the side; a
+    piece of documents is freed once each of its documents is `done` (unless ``keep``)."""
+
+    def __init__(self, path: str | Path, format: str, read_options: dict[str, str] | None, lenient: bool,
+                 report: Report, keep: bool) -> None:
+        from harmonize.conversion import input_files, read_corpora
+
+        reader = get_format(format, "read")
+        self._keep = keep
+        self._pending: dict[int, list] = {}  # id(corpus) -> [corpus, documents not done]
+        self._corpus_of: dict[int, Corpus] = {}
+        self._documents = ((file, corpus, document) for file in input_files([Path(path)], reader)
+                           for corpus in read_corpora(file, reader, lenient, report, read_options)
+                           for document in corpus.documents)
+        self._where: dict[str | None, Path] = {}
+
+    def __iter__(self) -> _Side:
+        return self
+
+    def __next__(self) -> Document:
+        file, corpus, document = next(self._documents)
+        if document.id in self._where:
+            raise HarmonizeError(f"{file}: document {document.id!r} is also in {self._where[document.id]}: "
+                                 "each document once on a side")
+        self._where[document.id] = file
+        self._pending.setdefault(id(corpus), [corpus, len(corpus.documents)])
+        self._corpus_of[id(document)] = corpus
+        return document
+
+    def done(self, document: Document) -> None:
+        corpus = self._corpus_of.pop(id(document))
+        entry = self._pending[id(corpus)]
+        entry[1] -= 1
+        if entry[1] == 0:
+            del self._pending[id(corpus)]
+            if not self._keep:
+                corpus.release()

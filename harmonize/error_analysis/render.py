@@ -12,12 +12,15 @@ anywhere: the page works from ``file://``.
 from __future__ import annotations
 
 import html
+import os
+import tempfile
 from pathlib import Path
+from typing import Self
 
 from harmonize.converters.surface import display_gaps
 from harmonize.error_analysis.analysis import DiffResult, PartitionDiff
 from harmonize.error_analysis.classify import ERRORS, OPERATIONS
-from harmonize.io import write_pages as write_page_files
+from harmonize.io import SafeFileNames, atomic_write_parts, atomic_write_text
 
 STYLE = """
 body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#222}
@@ -81,14 +84,6 @@ def _colour(index: int, light: bool = False) -> str:
 def render_partition(partition: PartitionDiff) -> str:
     """One page: the text with both annotations, the error list, the filter."""
     return _page(html.escape(partition.label), _partition_body(partition, ""))
-
-
-def render_partitions(result: DiffResult) -> str:
-    """Every compared document on one page, one after another, below the index (which links to each)."""
-    anchors = [f"#d{number}" for number in range(len(result.partitions))]
-    sections = "".join(f'<section id="d{number}">{_partition_body(partition, f"d{number}")}</section>'
-                       for number, partition in enumerate(result.partitions))
-    return _page("diff", _index_body(result, anchors) + sections)
 
 
 def _operations_text(operations: dict[str, int]) -> str:
@@ -193,8 +188,15 @@ def _partition_body(partition: PartitionDiff, prefix: str) -> str:
 
 
 def _page(title: str, body: str) -> str:
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
-            f"<style>{STYLE}</style></head>\n<body>\n{body}\n<script>{SCRIPT}</script></body></html>\n")
+    before, after = _page_frame(title)
+    return before + body + after
+
+
+def _page_frame(title: str) -> tuple[str, str]:
+    """What comes before a page's body and after it."""
+    before = (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
+              f"<style>{STYLE}</style></head>\n<body>\n")
+    return before, f"\n<script>{SCRIPT}</script></body></html>\n"
 
 
 def render_index(result: DiffResult, names: list[str]) -> str:
@@ -204,7 +206,7 @@ def render_index(result: DiffResult, names: list[str]) -> str:
 
 def _index_body(result: DiffResult, names: list[str]) -> str:
     """The index table, linking each document to ``names`` (page files, or anchors on one page)."""
-    order = sorted(zip(result.partitions, names), key=lambda pair: (-sum(pair[0].errors.values()), pair[0].label))
+    order = sorted(zip(result.rows, names), key=lambda pair: (-sum(pair[0].errors.values()), pair[0].label))
     head = "".join(f"<th>{html.escape(name)}</th>" for name in ERRORS)
     rows = "".join(
         f'<tr><td><a href="{html.escape(name)}">{html.escape(p.label)}</a></td><td>{sum(p.errors.values())}</td>'
@@ -217,12 +219,70 @@ def _index_body(result: DiffResult, names: list[str]) -> str:
         only = (f"<p>Not compared: {len(result.only_in_key)} document(s) only in the key "
                 f"({html.escape(', '.join(result.only_in_key[:20]))}), {len(result.only_in_response)} only in the "
                 f"response ({html.escape(', '.join(result.only_in_response[:20]))}).</p>")
-    return (f"<header><h1>{len(result.partitions)} documents compared</h1></header><div style='padding:1em'>"
+    return (f"<header><h1>{len(result.rows)} documents compared</h1></header><div style='padding:1em'>"
             f"<table><tr><th>document</th><th>errors</th>{head}</tr>{total_row}{rows}</table>{only}</div>")
 
 
 def write_pages(result: DiffResult, output: Path) -> list[Path]:
-    """An ``.html`` output: one self-contained page (several documents one after another below the index). Otherwise
-    a folder with a page per document and an index sorted by errors."""
-    return write_page_files(result.partitions, [p.label for p in result.partitions], output, render_partition,
-                            lambda names: render_index(result, names), lambda: render_partitions(result))
+    """The pages of a result that kept its comparisons (see `DiffPages`)."""
+    with DiffPages(output) as pages:
+        for partition in result.partitions:
+            pages.add(partition)
+        return pages.finish(result)
+
+
+class DiffPages:
+    """Pages written as documents are compared. An output named ``.html`` is one self-contained page: a lone
+    document's page, or the index with every document's section below it (the sections wait in a file beside the
+    output). Any other output is a folder with a page per document (named after its label, safely) and
+    ``index.html``, most errors first; the pages wait beside it until `finish`, so that an error on the way leaves
+    the output as it was."""
+
+    def __init__(self, output: Path) -> None:
+        self.output = output
+        self.one_page = output.suffix == ".html" and not output.is_dir()
+        self.names = SafeFileNames(reserved=["index"])
+        self.written: list[str] = []  # page files (folder), or section anchors (one page)
+        self.alone: str | None = None  # the first document's own page, for a lone document
+
+    def __enter__(self) -> Self:
+        self.output.parent.mkdir(parents=True, exist_ok=True)
+        self._staging = tempfile.TemporaryDirectory(prefix=f".{self.output.name}.", dir=self.output.parent)
+        self.staging = Path(self._staging.name)
+        if self.one_page:
+            self._sections = (self.staging / "sections").open("w", encoding="utf-8")
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self.one_page:
+            self._sections.close()
+        self._staging.cleanup()
+
+    def add(self, partition: PartitionDiff) -> None:
+        number = len(self.written)
+        if self.one_page:
+            if number == 0:
+                self.alone = render_partition(partition)
+            self._sections.write(f'<section id="d{number}">{_partition_body(partition, f"d{number}")}</section>')
+            self.written.append(f"#d{number}")
+        else:
+            self.written.append(f"{self.names(partition.label)}.html")
+            atomic_write_text(self.staging / self.written[-1], render_partition(partition))
+
+    def finish(self, result: DiffResult) -> list[Path]:
+        """Write the index (or the one page) for ``result``, whose rows are the documents added; the files."""
+        if self.one_page:
+            self._sections.close()
+            if len(self.written) == 1 and self.alone is not None:
+                atomic_write_text(self.output, self.alone)
+                return [self.output]
+            before, after = _page_frame("diff")
+            (self.staging / "head").write_text(before + _index_body(result, self.written), encoding="utf-8")
+            (self.staging / "tail").write_text(after, encoding="utf-8")
+            atomic_write_parts(self.output, [self.staging / name for name in ("head", "sections", "tail")])
+            return [self.output]
+        atomic_write_text(self.staging / "index.html", render_index(result, self.written))
+        self.output.mkdir(exist_ok=True)
+        for name in [*self.written, "index.html"]:
+            os.replace(self.staging / name, self.output / name)
+        return [self.output / name for name in [*self.written, "index.html"]]
