@@ -26,7 +26,7 @@ from harmonize.error_analysis.heads import PRONOUN, Head, SentenceHeads, mention
 from harmonize.errors import HarmonizeError, Report
 from harmonize.schemas.model import Corpus, Document, Mention, pairing_key
 from harmonize.scoring.matching import DEFAULT_MATCHING, MATCHING_MODES, entity_spans, match
-from harmonize.scoring.score import partitions, scored_documents
+from harmonize.scoring.score import check_words, document_words, partitions
 
 RESPONSE_NODE_MISSING = "response mention on a node the key lacks (an empty node only the response has): left out"
 
@@ -343,11 +343,8 @@ def diff_corpora(key: Corpus, response: Corpus, singletons: bool = False, matchi
 
 def _check_words(pairs: list[tuple[Document, Document]], forms: bool) -> None:
     """The scorer's check that both sides have the same words (empty nodes may differ)."""
-    from harmonize.scoring.score import align
-
-    key = scored_documents(Corpus([k for k, _ in pairs]), "exact", forms)
-    response = scored_documents(Corpus([r for _, r in pairs]), "exact", forms)
-    align(key, response)
+    for key, response in pairs:
+        check_words(key.id, document_words(key, forms), document_words(response, forms))
 
 
 def read_side(path: str | Path, format: str, read_options: dict[str, str] | None = None, lenient: bool = False,

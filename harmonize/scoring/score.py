@@ -20,7 +20,7 @@ from harmonize.errors import HarmonizeError, Report
 from harmonize.io import paused_gc
 from harmonize.parsing import parser_for
 from harmonize.parsing.trees import parse_corpus
-from harmonize.schemas.model import Corpus, pairing_key
+from harmonize.schemas.model import Corpus, Document, pairing_key
 from harmonize.scoring.assignment import sparse_assignment
 from harmonize.scoring.matching import DEFAULT_MATCHING, MATCHING_MODES, Span, entity_spans, match
 from harmonize.scoring.metrics import ALL_METRICS, MENTION_METRICS, METRICS, BlancScore, Score
@@ -107,13 +107,17 @@ def scored_documents(corpus: Corpus, mode: str = "exact", forms: bool = True) ->
     """What the scorer needs of each document, and nothing more (exact matching needs no heads)."""
     result = []
     for document in corpus.documents:
-        words = [(s.index, n.id, n.form if forms else "") for s in document.sentences for n in s.nodes
-                 if "." not in n.id]
         entities, duplicates = entity_spans(document, mode != "exact", by_head=mode == "head")
         relations = [(whole.id, [part.id for part in parts]) for whole, parts in document.inclusions().items()]
-        result.append(ScoredDocument(document.id, document.topic, words, entities, relations, duplicates,
-                                     document.subtopic))
+        result.append(ScoredDocument(document.id, document.topic, document_words(document, forms), entities,
+                                     relations, duplicates, document.subtopic))
     return result
+
+
+def document_words(document: Document, forms: bool = True) -> list[tuple[int, str, str]]:
+    """The words the scorer compares: (sentence index, word id, form or "" when forms are not compared); empty
+    nodes may differ between key and response."""
+    return [(s.index, n.id, n.form if forms else "") for s in document.sentences for n in s.nodes if "." not in n.id]
 
 
 def character_document(document_id: str | None, text: str, entities: dict[str, list[tuple[int, int]]],
@@ -199,17 +203,24 @@ def align(key: list[ScoredDocument], response: list[ScoredDocument]) -> list[tup
     pairs = []
     for document in key:
         other = responses[pairing_key(document.id)]
-        if document.words != other.words:
-            for a, b in zip(document.words, other.words):
-                if a != b:
-                    raise HarmonizeError(
-                        f"document {document.id!r}, sentence {a[0] + 1}, token {a[1]}: key has {a[2]!r}, "
-                        f"response has sentence {b[0] + 1}, token {b[1]} {b[2]!r}")
-            shorter = "response" if len(other.words) < len(document.words) else "key"
-            raise HarmonizeError(f"document {document.id!r}: the {shorter} is truncated "
-                                 f"({len(document.words)} key words, {len(other.words)} response words)")
+        check_words(document.id, document.words, other.words)
         pairs.append((document, other))
     return pairs
+
+
+def check_words(document_id: str | None, key: list[tuple[int, str, str]], response: list[tuple[int, str, str]]
+                ) -> None:
+    """That one document's key and response words (`document_words`) agree, or an error naming the first place
+    where they do not."""
+    if key == response:
+        return
+    for a, b in zip(key, response):
+        if a != b:
+            raise HarmonizeError(f"document {document_id!r}, sentence {a[0] + 1}, token {a[1]}: key has {a[2]!r}, "
+                                 f"response has sentence {b[0] + 1}, token {b[1]} {b[2]!r}")
+    shorter = "response" if len(response) < len(key) else "key"
+    raise HarmonizeError(f"document {document_id!r}: the {shorter} is truncated ({len(key)} key words, "
+                         f"{len(response)} response words)")
 
 
 def mention_overlap(key: list[list[Span]], response: list[list[Span]]) -> Score:
