@@ -157,12 +157,13 @@ def kept_spans(scored: Sequence[tuple[int, int, str, float]], thresholds: dict[s
     return sorted(kept)
 
 
-def choose_thresholds(detector: MentionDetector, dev: Corpus, encoded: Sequence,
+def choose_thresholds(detector: MentionDetector, tune: Corpus, encoded: Sequence,
                       log: Callable[[str], None] | None = None) -> dict[str, float]:
-    """Each kind's threshold with the best exact mention F1 on ``dev``."""
-    scored = [scored_spans(detector, document, words) for document, words in zip(dev.documents, encoded)]
+    """Each kind's threshold with the best exact mention F1 on ``tune`` (data held out for choosing, never the
+    reported split)."""
+    scored = [scored_spans(detector, document, words) for document, words in zip(tune.documents, encoded)]
     gold = [{(first, last, mention_kind(m)) for m, first, last in mention_extents(document)
-             if len(m.words) == last - first + 1} for document in dev.documents]
+             if len(m.words) == last - first + 1} for document in tune.documents]
     thresholds = {}
     for kind in LABEL_KINDS.values():
         f1 = {}
@@ -176,7 +177,7 @@ def choose_thresholds(detector: MentionDetector, dev: Corpus, encoded: Sequence,
             f1[threshold] = 2 * right / (found + wanted) if found + wanted else 0.0
         thresholds[kind] = middle_of_best(f1)
         if log is not None:
-            log(f"mention detection: {kind} threshold {thresholds[kind]} (dev mention F1 "
+            log(f"mention detection: {kind} threshold {thresholds[kind]} (tuning mention F1 "
                 f"{100 * f1[thresholds[kind]]:.2f}, contiguous mentions)")
     return thresholds
 
