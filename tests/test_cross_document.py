@@ -98,6 +98,7 @@ def test_a_saved_model_predicts_the_same(trained) -> None:
     loaded = load_model(folder)
     assert loaded.clustering == model.clustering and loaded.detection == model.detection
     assert loaded.lemma_prior == model.lemma_prior and set(model.lemma_prior) == {"gold", "predicted"}
+    assert loaded.link_gate == model.link_gate and set(model.link_gate) == {"event", "entity"}
     first, second = parse_corefud(topic_documents("4", 3)), parse_corefud(topic_documents("4", 3))
     model.resolve(first, device="cpu")
     loaded.resolve(second, device="cpu")
@@ -114,6 +115,24 @@ def test_the_lemma_prior_raises_same_lemma_pairs_only() -> None:
     assert with_lemma_prior(matrix, group, 0.0) is matrix  # off: the scorer alone
     raised = with_lemma_prior(matrix, group, 0.8)
     assert raised[0, 1] == raised[1, 0] == np.float32(0.8) and raised[0, 2] == raised[1, 2] == np.float32(0.3)
+
+
+def test_the_link_gate_leaves_unsure_detected_mentions_alone() -> None:
+    import numpy as np
+
+    from harmonize.resolvers.cross_document import ScopeMentions, cluster, with_link_gate
+    from harmonize.schemas.model import Mention
+
+    mentions = [Mention([]), Mention([]), Mention([])]
+    group = ScopeMentions(mentions=mentions, lemmas=["attack"] * 3)
+    matrix = np.full((3, 3), 0.9, dtype=np.float32)
+    confidence = {id(mentions[0]): 0.9, id(mentions[1]): 0.45, id(mentions[2]): 0.7}
+    assert with_link_gate(matrix, group, confidence, 0.0) is matrix  # off: every detected mention linked
+    gated = with_link_gate(matrix, group, confidence, 0.5)
+    assert gated[0, 2] == gated[2, 0] == np.float32(0.9) and not gated[1].any() and not gated[:, 1].any()
+    assert matrix[0, 1] == np.float32(0.9)  # the matrix itself untouched
+    labels = cluster(gated, 0.3)
+    assert labels[0] == labels[2] != labels[1]
 
 
 def test_input_without_topics_is_a_one_line_usage_error(tmp_path: Path) -> None:

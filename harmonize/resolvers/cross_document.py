@@ -257,6 +257,26 @@ def with_lemma_prior(matrix, group: ScopeMentions, weight: float):
     return np.maximum(matrix, weight * (lemmas[:, None] == lemmas[None, :]).astype(np.float32))
 
 
+LINK_GATES = (0.0, 0.4, 0.5, 0.6, 0.7, 0.8)  # 0: every detected mention may be linked
+
+
+def with_link_gate(matrix, group: ScopeMentions, confidence: dict[int, float], gate: float):
+    """P(coreferent) 0 for every pair with a mention the detector found with less than ``gate`` probability: such a
+    mention stays alone (a singleton, which the scores without singletons leave out), since a detected mention that
+    is no mention can only add wrong links (the gate is chosen on the tuning topics; 0 leaves the matrix as it is)."""
+    import numpy as np
+
+    if not gate:
+        return matrix
+    unsure = np.array([confidence.get(id(mention), 1.0) < gate for mention in group.mentions])
+    if not unsure.any():
+        return matrix
+    gated = matrix.copy()
+    gated[unsure, :] = 0.0
+    gated[:, unsure] = 0.0
+    return gated
+
+
 def cluster(matrix, threshold: float) -> list[int]:
     """Average-linkage clusters of 1 - P, cut at ``threshold`` (a label per mention)."""
     import numpy as np
@@ -299,7 +319,9 @@ def write_clusters(corpus: Corpus, groups: dict[tuple, ScopeMentions], labels: d
 class CrossDocumentModel:
     """The pair scorer, the mention detector and the thresholds chosen on held-out training topics:
     ``clustering[mentions][kind]`` (the cut of average linkage, for gold and for predicted mentions),
-    ``lemma_prior[mentions][kind]`` (`with_lemma_prior`'s weight; none: 0) and ``detection[kind]``."""
+    ``lemma_prior[mentions][kind]`` (`with_lemma_prior`'s weight; none: 0), ``detection[kind]`` and
+    ``link_gate[kind]`` (`with_link_gate`'s detection probability below which a detected mention is linked to none;
+    none: 0)."""
 
     scorer: PairScorer
     detector: MentionDetector
@@ -308,6 +330,7 @@ class CrossDocumentModel:
     encoder: str
     scope: str
     lemma_prior: dict[str, dict[str, float]] = field(default_factory=dict)
+    link_gate: dict[str, float] = field(default_factory=dict)
 
     def resolve(self, corpus: Corpus, gold_mentions: bool = False, device: str = "cpu",
                 report: Report | None = None, encoded: list | None = None) -> Counter:
@@ -317,13 +340,17 @@ class CrossDocumentModel:
             scope_key(document, self.scope)  # a wrong scope fails before any work
         encoded = encoded if encoded is not None else encode_documents(corpus, self.encoder, device)
         counts: Counter = Counter()
+        confidence: dict[int, float] = {}
         if not gold_mentions:
-            counts.update(detect_mentions(corpus, self.detector, encoded, self.detection, report))
+            counts.update(detect_mentions(corpus, self.detector, encoded, self.detection, report, confidence))
         groups = scopes(corpus, self.scope, mention_vectors(corpus, encoded), report)
         mentions = "gold" if gold_mentions else "predicted"
         cut, prior = self.clustering[mentions], self.lemma_prior.get(mentions, {})
-        labels = {key: cluster(with_lemma_prior(probabilities(self.scorer, group), group, prior.get(key[-1], 0.0)),
-                               cut[key[-1]]) for key, group in groups.items()}
+        gate = self.link_gate if not gold_mentions else {}
+        labels = {key: cluster(with_link_gate(with_lemma_prior(probabilities(self.scorer, group), group,
+                                                               prior.get(key[-1], 0.0)),
+                                              group, confidence, gate.get(key[-1], 0.0)), cut[key[-1]])
+                  for key, group in groups.items()}
         write_clusters(corpus, groups, labels)
         counts["documents"] += len(corpus.documents)
         counts["mentions"] += sum(len(group.mentions) for group in groups.values())
@@ -341,7 +368,8 @@ class CrossDocumentModel:
         (folder / DESCRIPTION).write_text(json.dumps(
             {"kind": "cross-document", "encoder": self.encoder, "scope": self.scope,
              "dimension": self.scorer.projection[0].in_features // 3, "clustering": self.clustering,
-             "lemma_prior": self.lemma_prior, "detection": self.detection}, indent=1) + "\n", encoding="utf-8")
+             "lemma_prior": self.lemma_prior, "link_gate": self.link_gate, "detection": self.detection}, indent=1)
+            + "\n", encoding="utf-8")
 
 
 def is_cross_document_model(folder: str | Path) -> bool:
@@ -371,42 +399,54 @@ def load_model(folder: str | Path) -> CrossDocumentModel:
         scorer.pair.load_state_dict(state["pair"]["pair"])
         detector = MentionDetector.from_state(state["detector"], description["dimension"])
         return CrossDocumentModel(scorer, detector, description["clustering"], description["detection"],
-                                  description["encoder"], description["scope"], description.get("lemma_prior", {}))
+                                  description["encoder"], description["scope"], description.get("lemma_prior", {}),
+                                  description.get("link_gate", {}))
     except (TypeError, ValueError, RuntimeError, KeyError) as error:
         raise HarmonizeError(f"{folder}: weights and description do not fit ({type(error).__name__}: "
                              f"{str(error).splitlines()[0] if str(error) else ''})") from None
 
 
 def _choose_cut(dev: Corpus, response: Corpus, encoded: list, scorer: PairScorer, scope: str,
-                log: Callable[[str], None] | None, what: str) -> tuple[dict[str, float], dict[str, float]]:
+                log: Callable[[str], None] | None, what: str, confidence: dict[int, float] | None = None
+                ) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
     """Each kind's clustering threshold and lemma prior (`with_lemma_prior`) with the best CoNLL F1 of
-    ``response``'s mentions against ``dev`` (the tuning part); of equally good priors, the smallest."""
+    ``response``'s mentions against ``dev`` (the tuning part), of equally good priors the smallest; then, for
+    detected mentions (their ``confidence``), the link gate (`with_link_gate`) and threshold with that prior, where a
+    gate does better than none."""
     from harmonize.resolvers.neural import fresh_copy
 
     groups = scopes(response, scope, mention_vectors(response, encoded))
     matrices = {key: probabilities(scorer, group) for key, group in groups.items()}
-    thresholds, priors = {}, {}
+    thresholds, priors, gates = {}, {}, {}
+
+    def best_cut(gate: float, prior: float, kind: str) -> tuple[float, float]:
+        raised = {key: with_link_gate(with_lemma_prior(matrix, groups[key], prior), groups[key], confidence or {},
+                                      gate) for key, matrix in matrices.items()}
+        conll = {}
+        for threshold in THRESHOLDS:
+            predicted = fresh_copy(response)
+            predicted_groups = scopes(predicted, scope, {id(m): None for d in predicted.documents for m in d.mentions})
+            write_clusters(predicted, predicted_groups, {key: cluster(raised[key], threshold) for key in groups})
+            conll[threshold] = kind_scores(dev, predicted, scope, kind)["conll"]
+        threshold = middle_of_best(conll)
+        return conll[threshold], threshold
+
     for kind in KINDS:
-        best: tuple[float, float, float] | None = None  # (tuning CoNLL, prior, threshold)
+        best: tuple[float, float, float, float] | None = None  # (tuning CoNLL, gate, prior, threshold)
         for prior in LEMMA_PRIORS:
-            raised = {key: with_lemma_prior(matrix, groups[key], prior) for key, matrix in matrices.items()}
-            conll = {}
-            for threshold in THRESHOLDS:
-                predicted = fresh_copy(response)
-                predicted_groups = scopes(predicted, scope, {id(m): None for d in predicted.documents
-                                                             for m in d.mentions})
-                write_clusters(predicted, predicted_groups,
-                               {key: cluster(raised[key], threshold) for key in groups})
-                conll[threshold] = kind_scores(dev, predicted, scope, kind)["conll"]
-            threshold = middle_of_best(conll)
-            if best is None or conll[threshold] > best[0] + 1e-9:
-                best = (conll[threshold], prior, threshold)
+            score, threshold = best_cut(0.0, prior, kind)
+            if best is None or score > best[0] + 1e-9:
+                best = (score, 0.0, prior, threshold)
         assert best is not None
-        thresholds[kind], priors[kind] = best[2], best[1]
+        for gate in LINK_GATES[1:] if confidence is not None else ():
+            score, threshold = best_cut(gate, best[2], kind)
+            if score > best[0] + 1e-9:
+                best = (score, gate, best[2], threshold)
+        thresholds[kind], priors[kind], gates[kind] = best[3], best[2], best[1]
         if log is not None:
-            log(f"{what} mentions: {kind} clustering threshold {best[2]}, lemma prior {best[1]} (tuning CoNLL "
-                f"{best[0]:.2f})")
-    return thresholds, priors
+            log(f"{what} mentions: {kind} clustering threshold {best[3]}, lemma prior {best[2]}"
+                + (f", link gate {best[1]}" if confidence is not None else "") + f" (tuning CoNLL {best[0]:.2f})")
+    return thresholds, priors, gates
 
 
 def train_model(train: Corpus, tune: Corpus, scope: str = "topic", encoder: str = "minilm", epochs: int = 4,
@@ -424,11 +464,12 @@ def train_model(train: Corpus, tune: Corpus, scope: str = "topic", encoder: str 
     detector = train_detector(train, train_words, 2 * epochs, seed, report, log)
     detection = choose_thresholds(detector, tune, tune_words, log)
     detected = fresh_copy(tune)
-    detect_mentions(detected, detector, tune_words, detection)
+    confidence: dict[int, float] = {}
+    detect_mentions(detected, detector, tune_words, detection, confidence=confidence)
     cuts = {"gold": _choose_cut(tune, tune, tune_words, scorer, scope, log, "gold"),
-            "predicted": _choose_cut(tune, detected, tune_words, scorer, scope, log, "predicted")}
-    return CrossDocumentModel(scorer, detector, {what: cut for what, (cut, _) in cuts.items()}, detection, encoder,
-                              scope, {what: prior for what, (_, prior) in cuts.items()})
+            "predicted": _choose_cut(tune, detected, tune_words, scorer, scope, log, "predicted", confidence)}
+    return CrossDocumentModel(scorer, detector, {what: cut for what, (cut, _, _) in cuts.items()}, detection, encoder,
+                              scope, {what: prior for what, (_, prior, _) in cuts.items()}, cuts["predicted"][2])
 
 
 def only_kind(corpus: Corpus, kind: str) -> Corpus:

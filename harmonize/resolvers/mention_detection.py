@@ -190,19 +190,24 @@ def middle_of_best(scores: dict[float, float]) -> float:
 
 
 def detect_mentions(corpus: Corpus, detector: MentionDetector, encoded: Sequence, thresholds: dict[str, float],
-                    report: Report | None = None) -> Counter:
-    """Replace the corpus' coreference by the detected mentions, each its own entity (typed ``event`` for events)."""
+                    report: Report | None = None, confidence: dict[int, float] | None = None) -> Counter:
+    """Replace the corpus' coreference by the detected mentions, each its own entity (typed ``event`` for events);
+    ``confidence`` (where given) gets id(mention) -> the detector's probability of the mention's kind."""
     from harmonize.resolvers.documents import without_coreference
 
     report = report if report is not None else Report()
-    found = [kept_spans(scored_spans(detector, d, w), thresholds) for d, w in zip(corpus.documents, encoded)]
+    scored = [scored_spans(detector, d, w) for d, w in zip(corpus.documents, encoded)]
+    found = [kept_spans(spans, thresholds) for spans in scored]
     without_coreference(corpus, report)
     counts: Counter = Counter()
-    for document, spans in zip(corpus.documents, found):
+    for document, spans, candidates in zip(corpus.documents, found, scored):
         nodes = list(document.nodes())
+        probability = {(first, last, kind): p for first, last, kind, p in candidates} if confidence is not None else {}
         for first, last, kind in spans:
             entity = document.new_entity(None, "event" if kind == "event" else None)
-            document.add_mention(entity, nodes[first:last + 1])
+            mention = document.add_mention(entity, nodes[first:last + 1])
+            if confidence is not None:
+                confidence[id(mention)] = probability[(first, last, kind)]
             counts[f"detected {kind} mentions"] += 1
         document.entities.sort(key=lambda e: e.mentions[0].order)
     return counts
