@@ -39,6 +39,8 @@ def test_pages_written_as_documents_are_compared_equal_those_of_the_kept_compari
     assert one_page.pages == [tmp_path / "streamed.html"]
     assert (tmp_path / "streamed.html").read_bytes() == (tmp_path / "kept.html").read_bytes()
     assert sorted(path.name for path in tmp_path.iterdir() if path.name.startswith(".")) == []  # nothing staged left
+    with pytest.raises(HarmonizeError, match="kept no comparisons"):  # not an empty index, silently
+        write_pages(streamed, tmp_path / "again")
 
 
 def test_an_error_late_in_the_response_leaves_the_output_as_it_was(tmp_path: Path,

@@ -20,6 +20,7 @@ from typing import Self
 from harmonize.converters.surface import display_gaps
 from harmonize.error_analysis.analysis import DiffResult, PartitionDiff
 from harmonize.error_analysis.classify import ERRORS, OPERATIONS
+from harmonize.errors import HarmonizeError
 from harmonize.io import SafeFileNames, atomic_write_parts, atomic_write_text
 
 STYLE = """
@@ -225,6 +226,9 @@ def _index_body(result: DiffResult, names: list[str]) -> str:
 
 def write_pages(result: DiffResult, output: Path) -> list[Path]:
     """The pages of a result that kept its comparisons (see `DiffPages`)."""
+    if len(result.partitions) != len(result.rows):
+        raise HarmonizeError("this diff kept no comparisons to draw: its pages were written as it was made "
+                             f"({len(result.pages)} file(s)); compare again without pages= to keep them")
     with DiffPages(output) as pages:
         for partition in result.partitions:
             pages.add(partition)
