@@ -61,7 +61,7 @@ def merge_same_span(document: Document, report: Report) -> None:
 
 
 def fix_interleaved(document: Document, report: Report) -> None:
-    for sentence in _sentences_with_repeated_entities(document):  # elsewhere nothing can merge
+    for sentence in _sentences_with_overlapping_mentions_of_one_entity(document):  # elsewhere none merge
         mentions = sorted({id(m): m for n in sentence.nodes for m in n.mentions}.values(), key=lambda m: m.order)
         gone: set[int] = set()
         for first, second in _pairs_of_one_entity(mentions):
@@ -307,7 +307,7 @@ def check(document: Document, report: Report) -> None:
     for mentions in _same_span_groups(document):
         if len({id(m.entity) for m in mentions}) > 1:
             report.add("corefud check: same-span mentions of different entities", _where(document, mentions[0]))
-    for sentence in _sentences_with_repeated_entities(document):  # crossing needs two mentions of one entity
+    for sentence in _sentences_with_overlapping_mentions_of_one_entity(document):  # elsewhere none cross
         mentions = {id(m): m for n in sentence.nodes for m in n.mentions}.values()
         for a, b in _pairs_of_one_entity(sorted(mentions, key=lambda m: m.order)):
             if _crossing(a, b):
@@ -380,18 +380,30 @@ def _same_span_groups(document: Document) -> list[list[Mention]]:
     return sorted(shared, key=lambda group: group[0].order)
 
 
-def _sentences_with_repeated_entities(document: Document) -> list[Sentence]:
-    """The sentences where some entity has two mentions, in document order."""
+def _sentences_with_overlapping_mentions_of_one_entity(document: Document) -> list[Sentence]:
+    """The sentences where two mentions of one entity overlap (their first-to-last word ranges meet), in document
+    order: only there can mentions interleave or cross (a merge into a union starts from such a pair)."""
     found: dict[int, Sentence] = {}
     for entity in document.entities:
         if len(entity.mentions) < 2:
             continue
-        seen: set[int] = set()
+        ranges: dict[int, list[tuple[int, int]]] = {}
+        for mention in entity.mentions:
+            words = mention.words
+            ranges.setdefault(id(words[0].sentence), []).append((words[0].position, words[-1].position))
         for mention in entity.mentions:
             sentence = mention.words[0].sentence
-            if id(sentence) in seen:
-                found[sentence.index] = sentence  # type: ignore[union-attr]
-            seen.add(id(sentence))
+            spans = ranges.get(id(sentence))
+            if spans is None or len(spans) < 2:
+                continue
+            spans.sort()
+            reach = spans[0][1]  # the furthest word the mentions so far cover
+            for first, last in spans[1:]:
+                if first <= reach:
+                    found[sentence.index] = sentence  # type: ignore[union-attr]
+                    break
+                reach = max(reach, last)
+            del ranges[id(sentence)]
     return [found[index] for index in sorted(found)]
 
 
