@@ -108,7 +108,6 @@ def _part_ids(mention: Mention) -> set[tuple[str, str]]:
 
 
 def move_heads(document: Document, report: Report) -> None:
-    parents: dict[int, Node | None] = {}  # each word's parent, looked up once: nested mentions share words
     changed: dict[str, list[Mention]] = {}  # reason -> its mentions (counted at the end: every mention may change)
     for entity in document.entities:
         for mention in entity.mentions:
@@ -116,8 +115,7 @@ def move_heads(document: Document, report: Report) -> None:
             if len(words) == 1:
                 head: Node | None = words[0]
             else:
-                head = ud_head(mention, [parents[id(w)] if id(w) in parents else parents.setdefault(id(w), w.parent)
-                                         for w in words])
+                head = ud_head(mention, [w.parent for w in words])
             if head is None:
                 reason = "no head (none annotated, no tree)"
             elif head is mention.head:

@@ -30,7 +30,7 @@ def ud_head(mention: Mention, parents: list[Node | None] | None = None) -> Node 
     if parents is None:
         parents = [w.parent for w in words]
     # No tree: every word's HEAD empty (each parent is then None, so that is looked at only where all are).
-    if all(p is None for p in parents) and all(w.head in ("_", "") for w in words if not w.is_empty):
+    if parents.count(None) == len(parents) and all(w.head in ("_", "") for w in words if not w.is_empty):
         return mention.head
     inside = set(map(id, words))
     basic = [w for w, parent in zip(words, parents) if parent is None or id(parent) not in inside]
