@@ -39,7 +39,7 @@ from itertools import combinations
 from harmonize.converters.corefud import EID_FIELDS, ETYPE_FIELDS
 from harmonize.errors import EXAMPLES_PER_REASON, Report
 from harmonize.schemas.heads import tree_head, ud_head
-from harmonize.schemas.model import Change, Corpus, Document, Mention, Node, Sentence
+from harmonize.schemas.model import Change, Corpus, Document, Mention, Sentence
 
 # The entity types udvalidate accepts (CorefUD 1.0 and later).
 CORE_TYPES = frozenset({"person", "place", "organization", "animal", "plant", "object", "substance", "time",
@@ -111,11 +111,7 @@ def move_heads(document: Document, report: Report) -> None:
     changed: dict[str, list[Mention]] = {}  # reason -> its mentions (counted at the end: every mention may change)
     for entity in document.entities:
         for mention in entity.mentions:
-            words = mention.words
-            if len(words) == 1:
-                head: Node | None = words[0]
-            else:
-                head = ud_head(mention, [w.parent for w in words])
+            head = ud_head(mention)
             if head is None:
                 reason = "no head (none annotated, no tree)"
             elif head is mention.head:
@@ -385,23 +381,20 @@ def _sentences_with_overlapping_mentions_of_one_entity(document: Document) -> li
     for entity in document.entities:
         if len(entity.mentions) < 2:
             continue
-        ranges: dict[int, list[tuple[int, int]]] = {}
+        by_sentence: dict[int, tuple[Sentence, list[tuple[int, int]]]] = {}
         for mention in entity.mentions:
             words = mention.words
-            ranges.setdefault(id(words[0].sentence), []).append((words[0].position, words[-1].position))
-        for mention in entity.mentions:
-            sentence = mention.words[0].sentence
-            spans = ranges.get(id(sentence))
-            if spans is None or len(spans) < 2:
-                continue
+            sentence = words[0].sentence
+            assert sentence is not None
+            by_sentence.setdefault(id(sentence), (sentence, []))[1].append((words[0].position, words[-1].position))
+        for sentence, spans in by_sentence.values():
             spans.sort()
             reach = spans[0][1]  # the furthest word the mentions so far cover
             for first, last in spans[1:]:
                 if first <= reach:
-                    found[sentence.index] = sentence  # type: ignore[union-attr]
+                    found[sentence.index] = sentence
                     break
                 reach = max(reach, last)
-            del ranges[id(sentence)]
     return [found[index] for index in sorted(found)]
 
 
