@@ -1,9 +1,10 @@
 """Speed and memory at corpus scale: one large CorefUD file made of N copies of GUM V11.1.0 `dep/` (document and
 sentence ids made unique), and each command a user runs on it, timed as whole processes with the peak memory of
 the process tree (the process and its workers, summed, sampled every 20 ms from /proc), beside udapi's read and
-write of the same file. Run it for N=1 and N=8 to see how time and memory grow (linearly and flat, the targets).
+write of the same file. With several N (``--copies 1,8``) it says how time and memory grew from the first to the last
+(linearly and flat, the targets).
 
-    python benchmarks/scale.py --copies 8 [--data ../shared/data] [--skip-udapi]
+    python benchmarks/scale.py --copies 1,8 [--data ../shared/data] [--skip-udapi]
 """
 
 from __future__ import annotations
@@ -75,23 +76,16 @@ def measured(command: list[str]) -> tuple[float, float]:
     return seconds, peak / 1024
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--copies", type=int, default=8, help="copies of GUM in the file (default 8)")
-    parser.add_argument("--data", type=Path, default=SHARED, help="the shared data folder")
-    parser.add_argument("--skip-udapi", action="store_true", help="leave udapi's read and write out")
-    args = parser.parse_args()
-    dep = args.data / "gum" / "v11.1.0" / "dep"
-    if not dep.is_dir():
-        sys.exit(f"benchmark data not found: {dep} (set HARMONIZE_SHARED_DATA or --data)")
-    harmonize = harmonize_command()
+def table(dep: Path, copies: int, harmonize: str, udapi: bool) -> tuple[int, dict[str, tuple[float, float]]]:
+    """Build the file of ``copies`` copies and run every command on it, printing a row each; returns the words and
+    command -> (wall seconds, peak MB)."""
     with scratch_folder("harmonize-scale-") as folder:
         big = folder / "big.conllu"
-        documents, words = build_file(dep, args.copies, big)
+        documents, words = build_file(dep, copies, big)
         copy = folder / "big-copy.conllu"
         copy.write_bytes(big.read_bytes())
         size = big.stat().st_size / 2**20
-        print(f"GUM V11.1.0 x {args.copies}: {documents:,} documents, {words:,} words, {size:.0f} MB "
+        print(f"GUM V11.1.0 x {copies}: {documents:,} documents, {words:,} words, {size:.0f} MB "
               f"({os.cpu_count()} cores)")
         runs = {
             "convert (default jobs)": [harmonize, "convert", str(big), "-o", str(folder / "out.conllu")],
@@ -104,13 +98,40 @@ def main() -> None:
             "diff big big-copy -o FOLDER": [harmonize, "diff", str(big), str(copy), "-o", str(folder / "diff")],
             "pcr generate": [harmonize, "pcr", "generate", str(big), "-o", str(folder / "questions.jsonl")],
         }
-        if not args.skip_udapi:
+        if udapi:
             runs["udapi read + write (no coref objects)"] = [sys.executable, "-c", UDAPI, str(big),
                                                              str(folder / "udapi.conllu")]
         print("| command | wall s | words/s | peak MB (process tree) |\n| --- | ---: | ---: | ---: |")
+        results = {}
         for name, command in runs.items():
-            seconds, peak = measured(command)
+            seconds, peak = results[name] = measured(command)
             print(f"| {name} | {seconds:.1f} | {words / seconds:,.0f} | {peak:,.0f} |", flush=True)
+    return words, results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--copies", default="8", help="copies of GUM in the file, or several comma-separated (1,8): "
+                                                      "a table each, then how time and memory grew (default 8)")
+    parser.add_argument("--data", type=Path, default=SHARED, help="the shared data folder")
+    parser.add_argument("--skip-udapi", action="store_true", help="leave udapi's read and write out")
+    args = parser.parse_args()
+    try:
+        sizes = [int(part) for part in args.copies.split(",")]
+    except ValueError:
+        sys.exit(f"--copies takes numbers separated by commas, not {args.copies!r}")
+    dep = args.data / "gum" / "v11.1.0" / "dep"
+    if not dep.is_dir():
+        sys.exit(f"benchmark data not found: {dep} (set HARMONIZE_SHARED_DATA or --data)")
+    harmonize = harmonize_command()
+    tables = [table(dep, copies, harmonize, not args.skip_udapi) for copies in sizes]
+    if len(tables) > 1:
+        (words_first, first), (words_last, last) = tables[0], tables[-1]
+        print(f"\nFrom N={sizes[0]} to N={sizes[-1]}: {words_last / words_first:.1f} times the words; time should grow "
+              "as much (linearly), memory not at all (flat)")
+        print("| command | time grew | memory grew |\n| --- | ---: | ---: |")
+        for name in first:
+            print(f"| {name} | {last[name][0] / first[name][0]:.1f}x | {last[name][1] / first[name][1]:.2f}x |")
 
 
 if __name__ == "__main__":
