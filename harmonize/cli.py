@@ -103,7 +103,8 @@ def convert(
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
     report_path: Annotated[Path | None, typer.Option("--report", help="Write what was dropped, as JSON.")] = None,
     sample: Annotated[bool, typer.Option(help="Convert the small CorefUD sample shipped with harmonize.")] = False,
-    jobs_: Annotated[int, typer.Option("--jobs", help="Worker processes (default: one per core): files at once, or pieces of one large CorefUD file.")] = 0,
+    jobs_: Annotated[int, typer.Option("--jobs", help="Worker processes (default and at most: one per core): files "
+                                       "at once, or pieces of one large CorefUD file.")] = 0,
     option: Annotated[list[str] | None, typer.Option(
         "-O", "--option", help="Writer option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
     input_option: Annotated[list[str] | None, typer.Option(

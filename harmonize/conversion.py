@@ -108,7 +108,8 @@ def convert(
     a single input whose name has a suffix, else a folder with one file per input (one folder per document for
     writers of document folders). ``options`` are the writer's, ``read_options`` the reader's (``harmonize
     formats`` lists both); ``rules`` names a rule set applied between reading and writing; ``jobs`` is the number
-    of worker processes (0: one per core); ``sample`` converts the CorefUD sample shipped with harmonize.
+    of worker processes (0, and at most: one per core; `worker_count`); ``sample`` converts the CorefUD sample
+    shipped with harmonize.
     ``progress(done, total)`` is called as files finish, where there are several. ``parse`` names a parser for
     documents without trees (``udpipe:MODEL``, ``stanza[:LANG]``, ``none``); it fills only the columns the source
     left empty unless ``parse_overwrite``.
@@ -150,7 +151,7 @@ def _convert(inputs: Sequence[str | Path], source: str, target: str, output: str
         return _convert_joined(files, Path(output), reader, writer, lenient, checked_options, steps,
                                checked_read_options)
     planned = plan_outputs(files, Path(output), reader, writer)
-    workers = jobs or os.cpu_count() or 1
+    workers = worker_count(jobs)
     if parser is not None and not parser.shares_processes:
         workers = 1
     result = Conversion(planned)
@@ -178,6 +179,18 @@ def _convert(inputs: Sequence[str | Path], source: str, target: str, output: str
                     raise
             result.reports = {str(i): result.reports[str(i)] for i, _ in planned}  # input order
     return result
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity where the system says it, else the machine's)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def worker_count(jobs: int) -> int:
+    """The worker processes for ``jobs`` (0: one per core), never more than the cores: each worker holds a piece
+    or a file, so workers beyond the cores add memory and no speed."""
+    cores = usable_cores()
+    return min(jobs, cores) if jobs > 0 else cores
 
 
 def _convert_joined(files: list[Path], output: Path, reader: Format, writer: Format, lenient: bool,

@@ -176,3 +176,11 @@ def test_a_piece_read_otherwise_than_scanned_is_ruled_one_after_another(
                                                                                     lenient=True)
     assert parallel == sequential and parallel_report == sequential_report
     assert any(reason.startswith("malformed") for reason in parallel_report)
+
+
+def test_workers_are_never_more_than_the_cores() -> None:
+    """Each worker holds a piece or a file: more of them than cores would add memory and no speed."""
+    from harmonize.conversion import usable_cores, worker_count
+
+    cores = usable_cores()
+    assert worker_count(0) == cores and worker_count(10 * cores) == cores and worker_count(1) == 1
