@@ -304,7 +304,8 @@ def diff(
 def build(
     recipe: Annotated[Path, typer.Argument(help="The collection's recipe (TOML; see the README's Collections).")],
     output: Annotated[Path, typer.Option("-o", "--output", help="The release folder.")],
-    jobs: Annotated[int, typer.Option(help="Corpora built at once (0: one per core).")] = 0,
+    jobs: Annotated[int, typer.Option(help="Corpora built at once (0, and at most: one per core; with --engine "
+                                           "local).")] = 0,
     engine: Annotated[str, typer.Option(help="local (a process pool) or ray (pip install 'harmonize[distributed]')."
                                         )] = "local",
     address: Annotated[str | None, typer.Option(help="With --engine ray: an existing cluster's address.")] = None,

@@ -205,9 +205,9 @@ def _run(arguments: list[tuple], task: Callable, jobs: int, engine: str, address
     if engine == "ray":
         yield from _run_ray(arguments, task, address, gpus or {})
         return
-    import os
+    from harmonize.conversion import worker_count
 
-    workers = min(len(arguments), jobs or os.cpu_count() or 1)
+    workers = min(len(arguments), worker_count(jobs))
     if workers < 2:
         for job in arguments:
             yield job[0], _guarded(task, job)
