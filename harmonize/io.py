@@ -12,7 +12,7 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 if TYPE_CHECKING:
     from harmonize.errors import Report
@@ -127,6 +127,39 @@ class SafeFileNames:
             unique, suffix = f"{name}-{suffix}", suffix + 1
         self.taken.add(unique.lower())
         return unique
+
+
+class StagedPages:
+    """A folder of HTML pages written one at a time beside ``output`` (``add``: a page named after a label, safely,
+    `SafeFileNames`), moved into it with ``index.html`` by ``publish``; an error before that leaves ``output`` as it
+    was (the staged pages go when the ``with`` block ends)."""
+
+    def __init__(self, output: Path) -> None:
+        self.output = output
+        self.names = SafeFileNames(reserved=["index"])
+        self.written: list[str] = []
+
+    def __enter__(self) -> Self:
+        self.output.parent.mkdir(parents=True, exist_ok=True)
+        self._folder = tempfile.TemporaryDirectory(prefix=f".{self.output.name}.", dir=self.output.parent)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._folder.cleanup()
+
+    def add(self, label: str | None, text: str) -> str:
+        """Stage one page; its file name."""
+        self.written.append(f"{self.names(label)}.html")
+        atomic_write_text(Path(self._folder.name) / self.written[-1], text)
+        return self.written[-1]
+
+    def publish(self, index: str) -> list[Path]:
+        """Write ``index.html`` and move every page into ``output``; the files, the index last."""
+        atomic_write_text(Path(self._folder.name) / "index.html", index)
+        self.output.mkdir(exist_ok=True)
+        for name in [*self.written, "index.html"]:
+            os.replace(Path(self._folder.name) / name, self.output / name)
+        return [self.output / name for name in [*self.written, "index.html"]]
 
 
 def safe_file_names(ids: Sequence[str | None], fallback: str = "document", reserved: Sequence[str] = ()) -> list[str]:

@@ -12,8 +12,8 @@ anywhere: the page works from ``file://``.
 from __future__ import annotations
 
 import html
-import os
 import tempfile
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Self
 
@@ -21,7 +21,7 @@ from harmonize.converters.surface import display_gaps
 from harmonize.error_analysis.analysis import DiffResult, PartitionDiff
 from harmonize.error_analysis.classify import ERRORS, OPERATIONS
 from harmonize.errors import HarmonizeError
-from harmonize.io import SafeFileNames, atomic_write_parts, atomic_write_text
+from harmonize.io import StagedPages, atomic_write_parts, atomic_write_text
 
 STYLE = """
 body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#222}
@@ -239,54 +239,50 @@ class DiffPages:
     """Pages written as documents are compared. An output named ``.html`` is one self-contained page: a lone
     document's page, or the index with every document's section below it (the sections wait in a file beside the
     output). Any other output is a folder with a page per document (named after its label, safely) and
-    ``index.html``, most errors first; the pages wait beside it until `finish`, so that an error on the way leaves
-    the output as it was."""
+    ``index.html``, most errors first, the pages waiting beside it until `finish` (`harmonize.io.StagedPages`), so
+    that an error on the way leaves the output as it was."""
 
     def __init__(self, output: Path) -> None:
         self.output = output
         self.one_page = output.suffix == ".html" and not output.is_dir()
-        self.names = SafeFileNames(reserved=["index"])
-        self.written: list[str] = []  # page files (folder), or section anchors (one page)
-        self.alone: str | None = None  # the first document's own page, for a lone document
+        self.anchors: list[str] = []  # one page: the sections' anchors
+        self.alone: str | None = None  # one page: the first document's own page, for a lone document
 
     def __enter__(self) -> Self:
-        self.output.parent.mkdir(parents=True, exist_ok=True)
-        self._staging = tempfile.TemporaryDirectory(prefix=f".{self.output.name}.", dir=self.output.parent)
-        self.staging = Path(self._staging.name)
+        self._stack = ExitStack()
         if self.one_page:
-            self._sections = (self.staging / "sections").open("w", encoding="utf-8")
+            self.output.parent.mkdir(parents=True, exist_ok=True)
+            self._staging = Path(self._stack.enter_context(tempfile.TemporaryDirectory(
+                prefix=f".{self.output.name}.", dir=self.output.parent)))
+            self._sections = self._stack.enter_context((self._staging / "sections").open("w", encoding="utf-8"))
+        else:
+            self._pages = self._stack.enter_context(StagedPages(self.output))
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        if self.one_page:
-            self._sections.close()
-        self._staging.cleanup()
+        self._stack.close()
 
     def add(self, partition: PartitionDiff) -> None:
-        number = len(self.written)
-        if self.one_page:
-            if number == 0:
-                self.alone = render_partition(partition)
-            self._sections.write(f'<section id="d{number}">{_partition_body(partition, f"d{number}")}</section>')
-            self.written.append(f"#d{number}")
-        else:
-            self.written.append(f"{self.names(partition.label)}.html")
-            atomic_write_text(self.staging / self.written[-1], render_partition(partition))
+        if not self.one_page:
+            self._pages.add(partition.label, render_partition(partition))
+            return
+        number = len(self.anchors)
+        if number == 0:
+            self.alone = render_partition(partition)
+        self._sections.write(f'<section id="d{number}">{_partition_body(partition, f"d{number}")}</section>')
+        self.anchors.append(f"#d{number}")
 
     def finish(self, result: DiffResult) -> list[Path]:
         """Write the index (or the one page) for ``result``, whose rows are the documents added; the files."""
-        if self.one_page:
-            self._sections.close()
-            if len(self.written) == 1 and self.alone is not None:
-                atomic_write_text(self.output, self.alone)
-                return [self.output]
-            before, after = _page_frame("diff")
-            (self.staging / "head").write_text(before + _index_body(result, self.written), encoding="utf-8")
-            (self.staging / "tail").write_text(after, encoding="utf-8")
-            atomic_write_parts(self.output, [self.staging / name for name in ("head", "sections", "tail")])
+        if not self.one_page:
+            return self._pages.publish(render_index(result, self._pages.written))
+        self._sections.close()
+        if len(self.anchors) == 1 and self.alone is not None:
+            atomic_write_text(self.output, self.alone)
             return [self.output]
-        atomic_write_text(self.staging / "index.html", render_index(result, self.written))
-        self.output.mkdir(exist_ok=True)
-        for name in [*self.written, "index.html"]:
-            os.replace(self.staging / name, self.output / name)
-        return [self.output / name for name in [*self.written, "index.html"]]
+        staging = self._staging
+        before, after = _page_frame("diff")
+        (staging / "head").write_text(before + _index_body(result, self.anchors), encoding="utf-8")
+        (staging / "tail").write_text(after, encoding="utf-8")
+        atomic_write_parts(self.output, [staging / name for name in ("head", "sections", "tail")])
+        return [self.output]

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import html
 import itertools
-import os
 import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from harmonize.converters.surface import display_gaps
-from harmonize.io import SafeFileNames, atomic_write_parts, atomic_write_text
+from harmonize.io import StagedPages, atomic_write_parts, atomic_write_text
 from harmonize.schemas.heads import ud_head
 from harmonize.schemas.model import Corpus, Document, Mention, Node
 
@@ -216,19 +215,13 @@ def write_views(documents: Iterable[Document], output: Path) -> list[Path]:
     if output.suffix == ".html" and not output.is_dir():
         _write_one_page(documents, output)
         return [output]
-    names, rows, pages = SafeFileNames(reserved=["index"]), [], []
-    output.parent.mkdir(parents=True, exist_ok=True)
+    rows = []
     # Pages wait beside the output until the last document is read: an error on the way leaves the output as it was.
-    with tempfile.TemporaryDirectory(prefix=f".{output.name}.", dir=output.parent) as staging:
+    with StagedPages(output) as pages:
         for document in documents:
-            pages.append(f"{names(document.id)}.html")
-            atomic_write_text(Path(staging) / pages[-1], render_document(document))
+            pages.add(document.id, render_document(document))
             rows.append(DocumentRow.of(document))
-        atomic_write_text(Path(staging) / "index.html", _page("corpus", _index_body(rows, pages)))
-        output.mkdir(exist_ok=True)
-        for name in [*pages, "index.html"]:
-            os.replace(Path(staging) / name, output / name)
-    return [output / name for name in [*pages, "index.html"]]
+        return pages.publish(_page("corpus", _index_body(rows, pages.written)))
 
 
 def _write_one_page(documents: Iterator[Document], output: Path) -> None:
