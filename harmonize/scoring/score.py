@@ -9,7 +9,6 @@ de-duplication does. Singletons are left out of both sides unless asked for (the
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -517,8 +516,10 @@ def score_files(
         result = _score_in_step(key, response, sides, names, singletons, mode, split_antecedents, zeros)
         result.settings = described
         return result
+    from harmonize.conversion import usable_cores
+
     with paused_gc():
-        if may_use_worker and (jobs or os.cpu_count() or 1) > 1 and response.is_file() and \
+        if may_use_worker and (jobs or usable_cores()) > 1 and response.is_file() and \
                 response.stat().st_size >= WORKER_BYTES:
             from concurrent.futures import ProcessPoolExecutor
 

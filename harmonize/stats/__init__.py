@@ -39,7 +39,6 @@ says how many (``heads_unknown``: mentions with neither, whose head UPOS is "_")
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -313,10 +312,11 @@ def count_files(files: list[Path], source: str = "corefud", lenient: bool = Fals
     only the small per-group counts come back."""
     from concurrent.futures import ProcessPoolExecutor
 
+    from harmonize.conversion import worker_count
     from harmonize.parsing import parser_for
 
     parser = parser_for(parse)  # a wrong engine or model fails before any work
-    workers = (os.cpu_count() or 1) if parser is None or parser.shares_processes else 1
+    workers = worker_count(0) if parser is None or parser.shares_processes else 1
     jobs = [(path, source, lenient, by, singletons, split_of, read_options, parse, parse_overwrite) for path in files]
     groups: dict[str, Counts] = {}
     report = Report()
