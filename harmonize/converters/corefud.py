@@ -64,11 +64,11 @@ ENTITY_LEVEL_FIELDS = ("identity", "dominant", "descriptor")
 # Document fields read from `# meta::KEY = value` comments (and written so where the document has them).
 _DOCUMENT_META = {"meta::genre": "genre", "meta::topic": "topic", "meta::subtopic": "subtopic"}
 
-_EMPTY_ID = re.compile(r"(0|[1-9][0-9]*)\.[1-9][0-9]*\Z")
-_MULTIWORD_ID = re.compile(r"([1-9][0-9]*)-([1-9][0-9]*)\Z")
+EMPTY_ID = re.compile(r"(0|[1-9][0-9]*)\.[1-9][0-9]*\Z")
+MULTIWORD_ID = re.compile(r"([1-9][0-9]*)-([1-9][0-9]*)\Z")
 _PART = re.compile(r"(.+)\[([1-9][0-9]*)/([1-9][0-9]*)\]\Z")
-_BRACKET = re.compile(r"\(([^()]+)(\))?|([^()]+)\)")
-_RELATION = re.compile(r"([^<,:]+)<([^<,:]+)(?::(.*))?\Z")
+ENTITY_BRACKET = re.compile(r"\(([^()]+)(\))?|([^()]+)\)")
+RELATION_ITEM = re.compile(r"([^<,:]+)<([^<,:]+)(?::(.*))?\Z")
 
 
 # Characters that would end a bracket field (-), a bracket, a MISC item (|) or the column; CorefUD writes them as %XX.
@@ -305,10 +305,39 @@ def header_fields(header: str) -> tuple[str, ...] | None:
     return names
 
 
+def split_part(token: str) -> tuple[str, str | None, int, int]:
+    """An opening's eid field split into (eid, part label, part, parts): ``e5[2/3]`` -> ("e5", "2/3", 2, 3);
+    ``e5`` -> ("e5", None, 1, 1)."""
+    if token[-1:] != "]":
+        return token, None, 1, 1
+    part = _PART.match(token)
+    if part is None:
+        return token, None, 1, 1
+    return part[1], f"{part[2]}/{part[3]}", int(part[2]), int(part[3])
+
+
+def opening_fields(content: str, declared: tuple[str, ...]) -> list[str]:
+    """The fields of an opening bracket's ``content`` under the ``declared`` header."""
+    fields = content.split("-")
+    if len(fields) > len(declared) and declared[-1] == "identity":
+        # GUM v7 leaves "-" unescaped in Wikipedia identities (Quidditch_%28real-life_sport%29)
+        keep = len(declared) - 1
+        fields = [*fields[:keep], "-".join(fields[keep:])]
+    return fields
+
+
+def relation_eid(end: str, eid_index: int, declared: tuple[str, ...] | None) -> str:
+    """A Bridge or SplitAnte end names an entity by its id, or (GUM v7) by its label "etype-GRP-identity"."""
+    if eid_index == 0 or declared is None:
+        return end.partition("-")[0] if eid_index == 0 else end
+    fields = end.split("-")
+    return fields[eid_index] if len(fields) > eid_index else end
+
+
 _NOTHING_HIDDEN: frozenset[str] = frozenset()
 
 
-def _field_role(name: str) -> str:
+def field_role(name: str) -> str:
     if name in ETYPE_FIELDS:
         return "etype"
     if name in ("head", "link"):
@@ -371,7 +400,7 @@ class _Reader:
         self.fields = names
         self.eid_index = next(i for i, n in enumerate(names) if n in EID_FIELDS)
         # What each field of an opening bracket feeds in the model, computed once per header.
-        self.plan = [(i, _field_role(name), name) for i, name in enumerate(names) if name not in EID_FIELDS]
+        self.plan = [(i, field_role(name), name) for i, name in enumerate(names) if name not in EID_FIELDS]
 
     # -- main loop -----------------------------------------------------------------------------------------------
     def run(self, text: str) -> Corpus:
@@ -436,8 +465,8 @@ class _Reader:
                 return self._drop_sentence(first)
             node_id = line[: line.index("\t")]
             if not node_id.isdigit():
-                if _EMPTY_ID.match(node_id) is None:
-                    multiword = _MULTIWORD_ID.match(node_id)
+                if EMPTY_ID.match(node_id) is None:
+                    multiword = MULTIWORD_ID.match(node_id)
                     if multiword is None:
                         self.problem(index + 1, "malformed token ID", repr(node_id))
                         return self._drop_sentence(first)
@@ -557,7 +586,7 @@ class _Reader:
         """Split an Entity value into ("open"|"single"|"close", content) events, in order."""
         events = []
         position = 0
-        for match in _BRACKET.finditer(value):
+        for match in ENTITY_BRACKET.finditer(value):
             if match.start() != position:
                 break
             position = match.end()
@@ -573,15 +602,6 @@ class _Reader:
     def _closing_label(self, content: str) -> str:
         return "-".join(content.split("-")[: self.eid_index + 1])
 
-    def _split_eid(self, token: str) -> tuple[str, str | None, int, int]:
-        """``e5[2/3]`` -> ("e5", "2/3", 2, 3); ``e5`` -> ("e5", None, 1, 1)."""
-        if token[-1:] != "]":
-            return token, None, 1, 1
-        part = _PART.match(token)
-        if part is None:
-            return token, None, 1, 1
-        return part[1], f"{part[2]}/{part[3]}", int(part[2]), int(part[3])
-
     def _open(
         self,
         content: str,
@@ -592,17 +612,13 @@ class _Reader:
         records: list[_MentionRecord],
         layout: list[tuple[_MentionRecord, int, str]],
     ) -> tuple[_MentionRecord, int] | None:
-        fields = content.split("-")
         assert self.fields is not None
-        if len(fields) > len(self.fields) and self.fields[-1] == "identity":
-            # GUM v7 leaves "-" unescaped in Wikipedia identities (Quidditch_%28real-life_sport%29)
-            keep = len(self.fields) - 1
-            fields = [*fields[:keep], "-".join(fields[keep:])]
+        fields = opening_fields(content, self.fields)
         if len(fields) > len(self.fields) or len(fields) <= self.eid_index:
             self.problem(number, "malformed mention",
                          f"({content} has {len(fields)} fields, global.Entity declares {len(self.fields)}")
             return None
-        eid, label, index, total = self._split_eid(fields[self.eid_index])
+        eid, label, index, total = split_part(fields[self.eid_index])
         if not eid or index > total:
             self.problem(number, "malformed mention", f"bad entity id {fields[self.eid_index]!r}")
             return None
@@ -641,7 +657,7 @@ class _Reader:
                 self.problem(number, "malformed closing bracket", f"{content})")
                 return
             eid_token = fields[self.eid_index]
-        eid, label, index, total = self._split_eid(eid_token)
+        eid, label, index, total = split_part(eid_token)
         stack = open_parts.get((eid, label))
         if not stack:
             reason = "closing bracket for an entity never opened" if eid not in self.entities and not any(
@@ -661,19 +677,13 @@ class _Reader:
     def _relations(self, value: str, key: str, number: int) -> list[tuple[str, str, str | None]]:
         result = []
         for item in value.split(","):
-            match = _RELATION.match(item)
+            match = RELATION_ITEM.match(item)
             if match is None:
                 self.problem(number, f"malformed {key}", repr(item))
                 continue
-            result.append((self._eid_of(match[1]), self._eid_of(match[2]), match[3]))
+            result.append((relation_eid(match[1], self.eid_index, self.fields),
+                           relation_eid(match[2], self.eid_index, self.fields), match[3]))
         return result
-
-    def _eid_of(self, end: str) -> str:
-        """A relation end names an entity by its id, or (GUM v7) by its label "etype-GRP-identity"."""
-        if self.eid_index == 0 or self.fields is None:
-            return end.partition("-")[0] if self.eid_index == 0 else end
-        fields = end.split("-")
-        return fields[self.eid_index] if len(fields) > self.eid_index else end
 
     def _entity(self, eid: str, etype: str, attrs: dict[str, str], line: int) -> Entity:
         entity = self.entities.get(eid)
@@ -977,7 +987,7 @@ def _entity_values(document: Document, fields: tuple[str, ...] | None,
     eid_index = field_values.eid_index
     # A closing bracket repeats at most the leading entity-level fields (GUM v7's label "entity-GRP-identity").
     label_width = next((i for i, name in enumerate(fields)
-                        if name not in EID_FIELDS and _field_role(name) not in ("etype", "entity")), len(fields))
+                        if name not in EID_FIELDS and field_role(name) not in ("etype", "entity")), len(fields))
     brackets: dict[Node, list[_Bracket]] = {}
     discontinuous: dict[Mention, int] = {}  # mention -> number of parts
     for entity in document.entities:
@@ -1173,7 +1183,7 @@ def _relation_end(fields: tuple[str, ...]):  # noqa: ANN202 - a small closure
         return lambda entity: entity.id
     label_roles = []
     for name in fields:
-        role = "eid" if name in EID_FIELDS else _field_role(name)
+        role = "eid" if name in EID_FIELDS else field_role(name)
         if role not in ("eid", "etype", "entity"):
             break
         label_roles.append((role, name))

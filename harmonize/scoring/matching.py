@@ -111,28 +111,32 @@ def entity_spans(document: Document, heads: bool, prefix: tuple = (), by_head: b
         cluster = clusters.setdefault(entity.id, [])
         for mention in entity.mentions:
             words = mention.words
-            index = (*prefix, words[0].sentence.index)  # type: ignore[union-attr]  # one sentence per mention
-            nodes = frozenset([(*index, w.id) for w in words])
             # Exact matching needs no head, nor an order of spans, but for a mention with an empty node: one headed
             # by its empty node is a zero, aligned as zeros are (the reference does so in exact matching too).
             needs_head = heads or any(w.is_empty for w in words)
-            head = tree_head(mention) if needs_head or by_head else None
-            identity = (nodes, head if by_head else None)
+            span = mention_span(words, tree_head(mention) if needs_head or by_head else None, prefix, needs_head)
+            identity = (span.nodes, span.head if by_head else None)
             if identity in seen:
                 duplicates += 1
                 continue
             seen.add(identity)
-            order = (*prefix, *mention.words[0].order)
-            if not needs_head:
-                cluster.append(Span(nodes, order, None))
-                continue
-            ordered = sorted(nodes, key=_node_sort)
-            cluster.append(Span(
-                nodes, order, (*prefix, *node_key(head)) if head is not None else None,
-                _deps(head if head is not None else mention.words[0]),
-                (_node_sort(ordered[0]), _node_sort(ordered[-1]), len(ordered)),
-            ))
+            cluster.append(span)
     return clusters, duplicates
+
+
+def mention_span(words: list[Node], head: Node | None, prefix: tuple = (), needs_head: bool = True) -> Span:
+    """A mention of ``words`` (one sentence's, in order) headed by ``head`` (`tree_head`'s) as a Span; node keys
+    start with ``prefix``. Without ``needs_head`` the span has no head, head dependencies or sort key (exact
+    matching of mentions without empty nodes needs none)."""
+    index = (*prefix, words[0].sentence.index)  # type: ignore[union-attr]  # one sentence per mention
+    nodes = frozenset([(*index, w.id) for w in words])
+    order = (*prefix, *words[0].order)
+    if not needs_head:
+        return Span(nodes, order, None)
+    ordered = sorted(nodes, key=_node_sort)
+    return Span(nodes, order, (*prefix, *node_key(head)) if head is not None else None,
+                _deps(head if head is not None else words[0]),
+                (_node_sort(ordered[0]), _node_sort(ordered[-1]), len(ordered)))
 
 
 def match(
