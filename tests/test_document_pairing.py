@@ -76,3 +76,22 @@ def test_a_corefud_document_scores_against_its_jsonlines_round_trip(tmp_path: Pa
     lost = there.report.counts
     assert scores.documents == 2 and scores.metrics["mentions"].recall < 1  # the mentions the report names
     assert any("empty node" in reason for reason in lost) and any("split antecedent" in reason for reason in lost)
+
+
+def test_paired_documents_must_have_the_same_words_and_the_error_says_where() -> None:
+    import pytest
+
+    from harmonize.errors import HarmonizeError
+    from harmonize.scoring.score import check_words
+
+    key = ["1\tThe\n2\tdog", "1\tbarks"]
+    check_words("d", key, list(key))
+    with pytest.raises(HarmonizeError, match=r"sentence 2, token 1: key has 'barks', response has sentence 2, "
+                                             r"token 1 'bites'"):
+        check_words("d", key, ["1\tThe\n2\tdog", "1\tbites"])
+    with pytest.raises(HarmonizeError, match=r"the response is truncated \(3 key words, 2 response words\)"):
+        check_words("d", key, ["1\tThe\n2\tdog"])
+    # Forms left out: only the ids; a sentence of empty nodes only has no words to compare.
+    check_words("d", ["1\n2", "", "1"], ["1\n2", "", "1"])
+    with pytest.raises(HarmonizeError, match="token 2: key has '', response has sentence 1, token 3"):
+        check_words("d", ["1\n2"], ["1\n3"])

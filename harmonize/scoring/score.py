@@ -90,12 +90,12 @@ def _defined(score: Score | BlancScore) -> bool:
 
 @dataclass
 class ScoredDocument:
-    """A document as the scorer sees it: its words (sentence index, word id, form or "" when forms are not
-    compared), entity id -> mentions as Spans (duplicates dropped and counted), split antecedent relations."""
+    """A document as the scorer sees it: its words (`document_words`), entity id -> mentions as Spans (duplicates
+    dropped and counted), split antecedent relations."""
 
     id: str | None
     topic: str | None
-    words: list[tuple[int, str, str]]
+    words: list[str]
     entities: dict[str, list[Span]]
     relations: list[SplitRelation]
     duplicates: int
@@ -113,10 +113,18 @@ def scored_documents(corpus: Corpus, mode: str = "exact", forms: bool = True) ->
     return result
 
 
-def document_words(document: Document, forms: bool = True) -> list[tuple[int, str, str]]:
-    """The words the scorer compares: (sentence index, word id, form or "" when forms are not compared); empty
-    nodes may differ between key and response."""
-    return [(s.index, n.id, n.form if forms else "") for s in document.sentences for n in s.nodes if "." not in n.id]
+def document_words(document: Document, forms: bool = True) -> list[str]:
+    """The words the scorer compares, a string per sentence: its words' "ID<tab>FORM" (the ID alone when forms
+    are not compared) one per line; empty nodes may differ between key and response. (A string a sentence, not a
+    tuple a word: both sides' words are compared at once, and sent from a worker, at a fraction of the cost.)"""
+    return ["\n".join([f"{n.id}\t{n.form}" if forms else n.id for n in s.nodes if "." not in n.id])
+            for s in document.sentences]
+
+
+def _word_list(words: list[str]) -> list[tuple[int, str, str]]:
+    """`document_words` as (sentence index, word id, form or "") a word, to say where two sides differ."""
+    return [(index, node_id, form) for index, sentence in enumerate(words) if sentence
+            for node_id, _, form in (line.partition("\t") for line in sentence.split("\n"))]
 
 
 def character_document(document_id: str | None, text: str, entities: dict[str, list[tuple[int, int]]],
@@ -124,7 +132,7 @@ def character_document(document_id: str | None, text: str, entities: dict[str, l
     """A document whose mentions are character spans of its text, as the scorer sees it: a mention's nodes are its
     characters, so that two sides whose tokens differ (each cut at its own mention edges) still align, exact
     matching compares spans and MOR counts overlapping characters. Its "words" are the text's lines."""
-    words = [(index, "1", line) for index, line in enumerate(text.split("\n"))]
+    words = [f"1\t{line}" for line in text.split("\n")]
     clusters: dict[str, list[Span]] = {}
     seen: set[tuple[int, int]] = set()
     duplicates = 0
@@ -207,19 +215,21 @@ def align(key: list[ScoredDocument], response: list[ScoredDocument]) -> list[tup
     return pairs
 
 
-def check_words(document_id: str | None, key: list[tuple[int, str, str]], response: list[tuple[int, str, str]]
-                ) -> None:
+def check_words(document_id: str | None, key: list[str], response: list[str]) -> None:
     """That one document's key and response words (`document_words`) agree, or an error naming the first place
     where they do not."""
     if key == response:
         return
-    for a, b in zip(key, response):
+    key_words, response_words = _word_list(key), _word_list(response)
+    for a, b in zip(key_words, response_words):
         if a != b:
             raise HarmonizeError(f"document {document_id!r}, sentence {a[0] + 1}, token {a[1]}: key has {a[2]!r}, "
                                  f"response has sentence {b[0] + 1}, token {b[1]} {b[2]!r}")
-    shorter = "response" if len(response) < len(key) else "key"
-    raise HarmonizeError(f"document {document_id!r}: the {shorter} is truncated ({len(key)} key words, "
-                         f"{len(response)} response words)")
+    if len(key_words) == len(response_words):
+        return  # the same words, one side with a sentence of empty nodes only
+    shorter = "response" if len(response_words) < len(key_words) else "key"
+    raise HarmonizeError(f"document {document_id!r}: the {shorter} is truncated ({len(key_words)} key words, "
+                         f"{len(response_words)} response words)")
 
 
 def mention_overlap(key: list[list[Span]], response: list[list[Span]]) -> Score:
