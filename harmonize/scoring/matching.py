@@ -43,17 +43,19 @@ MATCHING_HELP = ("Mention matching: head (the default, as the CorefUD scorer's s
 class Span:
     """A mention as the scorer sees it: its nodes and head, identified by the object itself. ``head_deps`` is
     the enhanced dependencies of its head as (parent, deprel) pairs (zeros are aligned by them); ``sort_key`` is
-    (first node, last node, size), the order of partial and head matching (exact matching needs neither)."""
+    (first node, last node, size), the order of partial and head matching (exact matching needs neither).
+    ``zero``: whether it is a zero (`is_zero`), where whoever made it knows already; None: found when asked."""
 
     nodes: frozenset[NodeKey]
     order: tuple
     head: NodeKey | None
     head_deps: frozenset[tuple[str, str]] = frozenset()
     sort_key: tuple = ()
+    zero: bool | None = None
 
     def __reduce__(self) -> tuple:
         # Rebuilt through the constructor: much faster than the per-slot state a slotted dataclass pickles.
-        return (Span, (self.nodes, self.order, self.head, self.head_deps, self.sort_key))
+        return (Span, (self.nodes, self.order, self.head, self.head_deps, self.sort_key, self.zero))
 
     @property
     def size(self) -> int:
@@ -62,9 +64,13 @@ class Span:
     @property
     def is_zero(self) -> bool:
         """Headed by an empty node (a reconstructed zero); without a head, starting with one."""
-        if self.head is not None:
-            return "." in self.head[-1]
-        return any("." in node[-1] for node in self.nodes) and "." in min(self.nodes, key=_node_sort)[-1]
+        if self.zero is None:
+            if self.head is not None:
+                self.zero = "." in self.head[-1]
+            else:
+                self.zero = any("." in node[-1] for node in self.nodes) and \
+                    "." in min(self.nodes, key=_node_sort)[-1]
+        return self.zero
 
 
 def _node_sort(node: NodeKey) -> tuple:
@@ -132,7 +138,7 @@ def mention_span(words: list[Node], head: Node | None, prefix: tuple = (), needs
     nodes = frozenset([(*index, w.id) for w in words])
     order = (*prefix, *words[0].order)
     if not needs_head:
-        return Span(nodes, order, None)
+        return Span(nodes, order, None, zero=False)  # no head is needed where no word is empty
     ordered = sorted(nodes, key=_node_sort)
     return Span(nodes, order, (*prefix, *node_key(head)) if head is not None else None,
                 _deps(head if head is not None else words[0]),

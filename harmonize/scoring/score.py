@@ -267,6 +267,8 @@ def zero_anaphora(key: list[list[Span]], response: list[list[Span]], matched: di
     wrong linkage when the counterpart is anaphoric but no such mention exists; a false negative when there is no
     anaphoric counterpart. An anaphoric response zero without an anaphoric key counterpart is a false positive.
     Recall tp / (tp + wl + fn), precision tp / (tp + wl + fp)."""
+    if not any(s.is_zero for c in key for s in c) and not any(s.is_zero for c in response for s in c):
+        return Score(Fraction(0), Fraction(0), Fraction(0), Fraction(0))
     key_of = {r: k for r, k in matched.items()}
     response_of = {k: r for r, k in matched.items()}
     position: dict[Span, tuple[int, int]] = {}  # span -> (cluster, rank in its cluster by document order)
@@ -396,7 +398,8 @@ def _prefixed(span: Span, index: int) -> Span:
     """The span with its node keys (and order) prefixed by its document's index in a cross-document partition."""
     return Span(frozenset((index, *node) for node in span.nodes), (index, *span.order),
                 (index, *span.head) if span.head is not None else None, span.head_deps,
-                ((index, *span.sort_key[0]), (index, *span.sort_key[1]), span.sort_key[2]) if span.sort_key else ())
+                ((index, *span.sort_key[0]), (index, *span.sort_key[1]), span.sort_key[2]) if span.sort_key else (),
+                span.zero)
 
 
 def _partition_spans(group: list[tuple[ScoredDocument, ScoredDocument]], side: int):
