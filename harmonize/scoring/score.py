@@ -172,6 +172,11 @@ def scored_pieces(path: str | Path, format: str, read_options: dict[str, str] | 
             yield list(reader.score_reader(file))
             report.opened(file)
             continue
+        if reader.name == "corefud" and parse is None and not read_options:
+            from harmonize.scoring import corefud_lines
+
+            yield from corefud_lines.scored_pieces(file, mode, forms, lenient, report)
+            continue
         for corpus in read_corpora(file, reader, lenient, report, read_options):
             if reader.name == "ua":
                 _leave_out_non_referring(corpus, report)
@@ -536,6 +541,8 @@ def score_files(
                 response.stat().st_size >= WORKER_BYTES:
             from concurrent.futures import ProcessPoolExecutor
 
+            if reader.name == "corefud":
+                from harmonize.scoring import corefud_lines  # noqa: F401  (imported once, before the worker forks)
             with ProcessPoolExecutor(max_workers=1) as pool:
                 future = pool.submit(read_scored, response, *sides)
                 key_documents, key_report = read_scored(key, *sides)
