@@ -263,6 +263,13 @@ class Sentence:
         """Syntactic words only (no empty nodes)."""
         return [node for node in self.nodes if "." not in node.id]
 
+    def release(self) -> None:
+        """Cut the links that close cycles (its nodes and their id index point back at it, and it at its document),
+        so that it is freed at once by reference counting (see `Corpus.release`)."""
+        self.nodes = []
+        self._by_id = None
+        self.document = None
+
     def word(self, node_id: str) -> Node | None:
         """The node (word or empty node) with this id."""
         if self._by_id is None or len(self._by_id) != len(self.nodes):
@@ -710,9 +717,7 @@ class Corpus:
         # mention -> words (words point back through node.mentions) and the entity/document parent links.
         for document in self.documents:
             for sentence in document.sentences:
-                sentence.nodes = []
-                sentence._by_id = None
-                sentence.document = None
+                sentence.release()
             for entity in document.entities:
                 for mention in entity.mentions:
                     mention.entity = None

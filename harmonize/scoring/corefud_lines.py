@@ -285,6 +285,9 @@ class _Reading:
                 span = Span(frozenset([(sentence_index, i) for i in mention_ids]), (sentence_index, positions[0]),
                             None, zero=False)
             self.mentions.setdefault(record.eid, []).append((order, span))
+        if nodes is not None:  # nodes and their sentence point at each other: freed now, not by a collector pass
+            assert nodes[0].sentence is not None
+            nodes[0].sentence.release()
 
     def _open(self, content: str, position: int, single: bool, open_parts: dict, unfinished: dict,
               records: list[_Record]) -> tuple[_Record, int]:
