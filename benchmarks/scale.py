@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from common import harmonize_command, scratch_folder
+from common import harmonize_command, scratch_folder, user_environment
 
 SHARED = Path(os.environ.get("HARMONIZE_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
 UDAPI = ("import sys; from udapi.core.document import Document; d = Document(sys.argv[1]); "
@@ -65,7 +65,8 @@ def _tree_rss_kb(root: int) -> int:
 def measured(command: list[str]) -> tuple[float, float]:
     """Wall seconds and peak memory (MB) of the process tree of ``command``."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               env=user_environment())
     peak = 0
     while process.poll() is None:
         peak = max(peak, _tree_rss_kb(process.pid))

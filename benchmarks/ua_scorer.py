@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import DEFAULT_DATA, harmonize_command
+from common import DEFAULT_DATA, harmonize_command, user_environment
 from scorer import gum_dev, perturb
 from ua_conformance import SETTINGS, our_figures, reference_figures, write_figures
 
@@ -81,9 +81,10 @@ def response_corpus(data: Path) -> Corpus:
 
 def seconds(command: list[str], repeat: int) -> float:
     times = []
+    environment = user_environment()
     for _ in range(repeat):
         start = time.perf_counter()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
