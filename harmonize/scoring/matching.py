@@ -135,14 +135,21 @@ def mention_span(words: list[Node], head: Node | None, prefix: tuple = (), needs
     start with ``prefix``. Without ``needs_head`` the span has no head, head dependencies or sort key (exact
     matching of mentions without empty nodes needs none)."""
     index = (*prefix, words[0].sentence.index)  # type: ignore[union-attr]  # one sentence per mention
-    nodes = frozenset([(*index, w.id) for w in words])
-    order = (*prefix, *words[0].order)
+    nodes = frozenset([(*index, w.id) for w in words]) if prefix else \
+        frozenset([(index[0], w.id) for w in words])
+    order = (*index, words[0].position)
     if not needs_head:
         return Span(nodes, order, None, zero=False)  # no head is needed where no word is empty
-    ordered = sorted(nodes, key=_node_sort)
+    # The first and last node in `_node_sort` order: all of one sentence, so by their ids alone.
+    keys = [(int(w.id), 0) if w.id.isdigit() else _id_order(w.id) for w in words]
     return Span(nodes, order, (*prefix, *node_key(head)) if head is not None else None,
                 _deps(head if head is not None else words[0]),
-                (_node_sort(ordered[0]), _node_sort(ordered[-1]), len(ordered)))
+                ((*index, *min(keys)), (*index, *max(keys)), len(nodes)))
+
+
+def _id_order(node_id: str) -> tuple[int, int]:
+    major, _, minor = node_id.partition(".")
+    return int(major), int(minor or 0)
 
 
 def match(
