@@ -3,7 +3,7 @@
 Scoring reads every word and every mention of both sides but needs of them only what a `ScoredDocument` holds:
 the words' ids and forms, each entity's mentions as Spans (heads where matching needs them), split antecedents.
 Building the model first and reducing it costs twice as much (GUM dev, exact matching: 0.07 s a side instead of
-0.14 s; with heads from the trees, 0.16 s instead of 0.44 s). This reader takes the lines the way
+0.14 s; with heads from the trees, 0.15 s instead of 0.44 s). This reader takes the lines the way
 `harmonize.converters.corefud` does (its header fields, brackets, discontinuous parts, relations and document
 comments, through the same helpers) and gives the same documents.
 
