@@ -305,6 +305,33 @@ def header_fields(header: str) -> tuple[str, ...] | None:
     return names
 
 
+def sentence_blocks(lines: list[str]) -> Iterator[tuple[str | None, int, int, int]]:
+    """CoNLL-U lines as sentences: (problem, first, tokens, stop), the sentence's comments lines[first:tokens] and
+    its token lines lines[tokens:stop]. ``problem`` None, or: "blank line" (a blank line that ends no sentence, at
+    index ``first``), "comment" (a comment among token lines, at index ``first``; the sentence goes on), or
+    "unterminated" (the last sentence, with no blank line after it)."""
+    first = tokens = -1
+    for index, line in enumerate(lines):
+        if not line:
+            if first < 0:
+                yield "blank line", index, index, index
+            else:
+                yield None, first, index if tokens < 0 else tokens, index
+            first = tokens = -1
+        elif line[0] == "#":
+            if tokens >= 0:
+                yield "comment", index, index, index
+            elif first < 0:
+                first = index
+        else:
+            if first < 0:
+                first = index
+            if tokens < 0:
+                tokens = index
+    if first >= 0:
+        yield "unterminated", first, len(lines) if tokens < 0 else tokens, len(lines)
+
+
 def split_part(token: str) -> tuple[str, str | None, int, int]:
     """An opening's eid field split into (eid, part label, part, parts): ``e5[2/3]`` -> ("e5", "2/3", 2, 3);
     ``e5`` -> ("e5", None, 1, 1)."""
@@ -409,29 +436,16 @@ class _Reader:
             lines.pop()
         else:
             self.corpus.meta["final_newline"] = False
-        # A sentence is lines[first:stop]: comments up to `tokens`, token lines after it. Line numbers are 1-based.
-        first = tokens = -1
-        for index, line in enumerate(lines):
-            if not line:
-                if first < 0:
-                    self.problem(index + 1, "unexpected blank line", "blank lines must separate sentences")
-                else:
-                    self._sentence(lines, first, index if tokens < 0 else tokens, index)
-                first = tokens = -1
-            elif line[0] == "#":
-                if tokens >= 0:
-                    self.problem(index + 1, "comment inside a sentence", line)
-                    lines[index] = ""  # lenient: the comment is dropped and reported
-                elif first < 0:
-                    first = index
+        for problem, first, tokens, stop in sentence_blocks(lines):  # line numbers are 1-based
+            if problem == "blank line":
+                self.problem(first + 1, "unexpected blank line", "blank lines must separate sentences")
+            elif problem == "comment":
+                self.problem(first + 1, "comment inside a sentence", lines[first])
+                lines[first] = ""  # lenient: the comment is dropped and reported
             else:
-                if first < 0:
-                    first = index
-                if tokens < 0:
-                    tokens = index
-        if first >= 0:
-            self.problem(len(lines), "missing blank line at end of file", "the last sentence is not terminated")
-            self._sentence(lines, first, len(lines) if tokens < 0 else tokens, len(lines))
+                if problem == "unterminated":
+                    self.problem(stop, "missing blank line at end of file", "the last sentence is not terminated")
+                self._sentence(lines, first, tokens, stop)
         self._finish_document()
         return self.corpus
 

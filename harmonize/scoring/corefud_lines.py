@@ -37,6 +37,7 @@ from harmonize.converters.corefud import (
     piece_count,
     read_piece,
     relation_eid,
+    sentence_blocks,
     split_part,
 )
 from harmonize.errors import Report
@@ -130,25 +131,10 @@ class _Reading:
         if lines[-1] != "":
             raise NotPlain  # no final newline: the last sentence is unterminated
         lines.pop()
-        first = tokens = -1
-        for index, line in enumerate(lines):
-            if not line:
-                if first < 0:
-                    raise NotPlain  # a blank line not ending a sentence
-                self._sentence(lines, first, index if tokens < 0 else tokens, index)
-                first = tokens = -1
-            elif line[0] == "#":
-                if tokens >= 0:
-                    raise NotPlain  # a comment among token lines
-                if first < 0:
-                    first = index
-            else:
-                if first < 0:
-                    first = index
-                if tokens < 0:
-                    tokens = index
-        if first >= 0:
-            raise NotPlain
+        for problem, first, tokens, stop in sentence_blocks(lines):
+            if problem is not None:
+                raise NotPlain  # a stray blank line, a comment among token lines, an unterminated sentence
+            self._sentence(lines, first, tokens, stop)
         self._finish_document()
         return self.documents
 
