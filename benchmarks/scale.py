@@ -10,6 +10,7 @@ write of the same file. With several N (``--copies 1,8``) it says how time and m
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -77,6 +78,31 @@ def measured(command: list[str]) -> tuple[float, float]:
     return seconds, peak / 1024
 
 
+def build_recipe(big: Path, folder: Path) -> Path:
+    """A recipe of one corpus, the large file, split 8:1:1 and written as CorefUD only (no statistics, views,
+    questions or validation): what `build` itself costs beyond a conversion."""
+    recipe = folder / "recipe.toml"
+    recipe.write_text(f"""[collection]
+name = "scale"
+version = "1"
+description = "GUM copies in one file"
+license = "as GUM's"
+
+[[corpus]]
+name = "en_scale"
+from = "corefud"
+input = [{json.dumps(str(big))}]
+split = {{train = 8, dev = 1, test = 1, seed = 0}}
+
+[outputs]
+formats = ["corefud"]
+stats = false
+views = false
+validate = "none"
+""", encoding="utf-8")
+    return recipe
+
+
 def table(dep: Path, copies: int, harmonize: str, udapi: bool) -> tuple[int, dict[str, tuple[float, float]]]:
     """Build the file of ``copies`` copies and run every command on it, printing a row each; returns the words and
     command -> (wall seconds, peak MB)."""
@@ -98,6 +124,8 @@ def table(dep: Path, copies: int, harmonize: str, udapi: bool) -> tuple[int, dic
             "view -o FOLDER": [harmonize, "view", str(big), "-o", str(folder / "pages")],
             "diff big big-copy -o FOLDER": [harmonize, "diff", str(big), str(copy), "-o", str(folder / "diff")],
             "pcr generate": [harmonize, "pcr", "generate", str(big), "-o", str(folder / "questions.jsonl")],
+            "build (one corpus, CorefUD, 8:1:1)": [harmonize, "build", str(build_recipe(big, folder)), "-o",
+                                                  str(folder / "release")],
         }
         if udapi:
             runs["udapi read + write (no coref objects)"] = [sys.executable, "-c", UDAPI, str(big),
