@@ -126,7 +126,8 @@ def test_what_the_full_reader_reports_is_left_to_it(problem: str) -> None:
 
 REAL = [*shared_files("*.key", "corefud-samples", "corefud-scorer", "tests-corefud"),
         *shared_files("*.conllu", "corefud-real"), *shared_files("*.conllu", "corefud-samples", "udapi"),
-        *shared_files("GUM_[a-c]*.conllu", "gum", "v11.1.0", "dep"), *shared_files("GUM_[a-c]*.conllu", "gum", "v7.2.0")]
+        *shared_files("GUM_[a-c]*.conllu", "gum", "v11.1.0", "dep"),
+        *shared_files("GUM_[a-c]*.conllu", "gum", "v7.2.0")]
 
 
 @pytest.mark.parametrize("path", file_params(REAL, "CorefUD files"))
@@ -146,7 +147,8 @@ def mutated(draw: st.DrawFn, text: str) -> str:
         if kind == "character" and lines[at]:
             line = lines[at]
             where = draw(st.integers(max(0, line.rfind("\t")), len(line)))  # in the MISC column mostly
-            lines[at] = line[:where] + draw(st.sampled_from(MUTATION_CHARACTERS)) + line[where + draw(st.integers(0, 1)):]
+            replaced = draw(st.integers(0, 1))  # 0: the character is inserted, 1: it replaces one
+            lines[at] = line[:where] + draw(st.sampled_from(MUTATION_CHARACTERS)) + line[where + replaced:]
         elif kind == "delete":
             del lines[at]
         elif kind == "duplicate":
