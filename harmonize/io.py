@@ -92,6 +92,31 @@ def atomic_write_parts(path: str | Path, parts: list[Path]) -> None:
         raise
 
 
+class StagedFile:
+    """A text file written a piece at a time (``write``) to a temporary file beside ``path`` and renamed over it by
+    ``publish``, as `atomic_write_text` writes one at once; closed without ``publish`` (an error on the way), the
+    temporary file goes and ``path`` is left as it was."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent)
+        self.temporary = Path(temporary)
+        self.handle = os.fdopen(handle, "w", encoding="utf-8", newline="")
+
+    def write(self, text: str) -> None:
+        self.handle.write(text)
+
+    def publish(self) -> None:
+        self.handle.close()
+        os.chmod(self.temporary, _FILE_MODE)
+        os.replace(self.temporary, self.path)
+
+    def discard(self) -> None:
+        self.handle.close()
+        self.temporary.unlink(missing_ok=True)
+
+
 # Names Windows reserves for devices, with or without an extension: a file called "con.json" cannot be opened there.
 _DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul", *(f"com{n}" for n in range(10)), *(f"lpt{n}" for n in range(10))})
 _UNSAFE_CHARACTERS = re.compile(r"[^\w.\-]+")

@@ -30,7 +30,7 @@ what would change.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -823,14 +823,55 @@ def write_corefud(corpus: Corpus, path: str | Path, report: Report | None = None
     atomic_write_text(path, format_corefud(corpus, report))
 
 
-def _shared_fields(corpus: Corpus) -> tuple[str, ...] | None:
+class CorefudWriter:
+    """A CorefUD file written a document at a time (``add``; ``publish`` at the end), byte for byte what
+    `write_corefud` writes for the same documents at once, for documents that do not fit in memory together.
+    ``shared`` is the header of the documents that bring none of their own: `shared_header` of every document's
+    `header_wanted`, which a caller reading the documents twice can collect on the first pass."""
+
+    def __init__(self, path: str | Path, report: Report | None, shared: tuple[str, ...] | None) -> None:
+        from harmonize.io import StagedFile
+
+        self.file = StagedFile(path)
+        self.report = report
+        self.shared = shared
+        self.fields_in_force: tuple[str, ...] | None = None
+        self.number = 0
+
+    def add(self, document: Document) -> None:
+        lines: list[str] = []
+        self.fields_in_force = _format_document(document, self.number, self.fields_in_force, lines, self.report,
+                                                self.shared)
+        self.number += 1
+        if lines:
+            self.file.write("\n".join(lines) + "\n")
+
+    def publish(self) -> None:
+        self.file.publish()
+
+    def discard(self) -> None:
+        self.file.discard()
+
+
+def header_wanted(document: Document) -> tuple[str, ...] | None:
+    """The fields a document brings to the shared header (see `shared_header`): those it needs where it has no
+    header of its own (read from another format) and has entities; None otherwise."""
+    return entity_fields_for(document) if document.entity_fields is None and document.entities else None
+
+
+def shared_header(wanted: Iterable[tuple[str, ...] | None]) -> tuple[str, ...] | None:
     """One header for all the documents that bring none of their own (read from another format): every field any
-    of them needs, so that the file declares ``global.Entity`` once, as udvalidate requires."""
+    of them needs (`header_wanted`, in document order), so that the file declares ``global.Entity`` once, as
+    udvalidate requires."""
     union: dict[str, None] = {}
-    for document in corpus.documents:
-        if document.entity_fields is None and document.entities:
-            union.update(dict.fromkeys(entity_fields_for(document)))
+    for fields in wanted:
+        if fields is not None:
+            union.update(dict.fromkeys(fields))
     return tuple(union) or None
+
+
+def _shared_fields(corpus: Corpus) -> tuple[str, ...] | None:
+    return shared_header(header_wanted(document) for document in corpus.documents)
 
 
 def entity_fields_for(document: Document) -> tuple[str, ...]:

@@ -263,9 +263,15 @@ def count(
     groups: dict[str, Counts] = {}
     with paused_gc():  # a full corpus may be alive: collector passes would rescan all of it
         for document in documents:
-            name = key(document) if key is not None else group_key(document, by)
-            _count(document, groups.setdefault(name, Counts()), singletons)
+            count_document(groups, document, key(document) if key is not None else group_key(document, by),
+                           singletons)
     return groups
+
+
+def count_document(groups: dict[str, Counts], document: Document, group: str, singletons: bool = True) -> None:
+    """Add one document's counts to ``groups`` under ``group``, as `count` does for each of its documents (for
+    documents handed over one at a time)."""
+    _count(document, groups.setdefault(group, Counts()), singletons)
 
 
 def merge_counts(groups: dict[str, Counts], more: dict[str, Counts]) -> None:
