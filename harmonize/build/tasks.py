@@ -7,13 +7,20 @@ import hashlib
 import json
 import random
 from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harmonize.build import opened_files
 from harmonize.build.recipe import SPLITS, CorpusRecipe, Recipe, SplitShares
 from harmonize.errors import HarmonizeError, Report
 from harmonize.io import atomic_write_text
 from harmonize.schemas.model import Corpus, Document
+
+if TYPE_CHECKING:
+    from harmonize.conversion import Steps
+    from harmonize.converters.registry import Format
 
 OVERVIEW = ("documents", "sentences", "words", "zeros", "mentions", "entities", "singletons", "mention_length",
             "entity_length", "split_antecedents")
@@ -24,9 +31,23 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def assign_splits(corpus: CorpusRecipe, documents: list[Document], report: Report | None = None) -> dict[str, str]:
+@dataclass(frozen=True)
+class DocumentFacts:
+    """What choosing a document's split needs of it: its id, topic and words (empty nodes left out)."""
+
+    id: str
+    topic: str | None
+    words: int
+
+    @classmethod
+    def of(cls, document: Document) -> DocumentFacts:
+        return cls(str(document.id), document.topic, sum(1 for n in document.nodes() if not n.is_empty))
+
+
+def assign_splits(corpus: CorpusRecipe, documents: list[DocumentFacts], report: Report | None = None
+                  ) -> dict[str, str]:
     """Document id -> split, as the recipe's ``split`` says; the split file read goes into ``report``'s inputs."""
-    ids = [str(d.id) for d in documents]
+    ids = [d.id for d in documents]
     if isinstance(corpus.split, SplitShares):
         return _by_shares(documents, corpus.split)
     if isinstance(corpus.split, Path):
@@ -46,7 +67,7 @@ def assign_splits(corpus: CorpusRecipe, documents: list[Document], report: Repor
     return _own_split(corpus, documents, report)
 
 
-def _own_split(corpus: CorpusRecipe, documents: list[Document], report: Report | None) -> dict[str, str]:
+def _own_split(corpus: CorpusRecipe, documents: list[DocumentFacts], report: Report | None) -> dict[str, str]:
     from harmonize.build.recipe import splits_file
     from harmonize.converters.gum import read_splits
 
@@ -55,20 +76,20 @@ def _own_split(corpus: CorpusRecipe, documents: list[Document], report: Report |
         if report is not None:
             report.opened(found)
         named = {doc: split for split, docs in read_splits(found.parent).items() for doc in docs}
-        missing = [str(d.id) for d in documents if str(d.id) not in named]
+        missing = [d.id for d in documents if d.id not in named]
         if missing:
             raise HarmonizeError(f"{found}: no split for {missing[0]!r}")
-        return {str(d.id): named[str(d.id)] for d in documents}
+        return {d.id: named[d.id] for d in documents}
     if corpus.source == "ecbplus":
-        return {str(d.id): "dev" if d.topic in ECBPLUS_DEV else "test" if d.topic and d.topic.isdigit() and int(
+        return {d.id: "dev" if d.topic in ECBPLUS_DEV else "test" if d.topic and d.topic.isdigit() and int(
             d.topic) >= 36 else "train" for d in documents}
     raise HarmonizeError(f"{corpus.source} input has no split of its own (GUM's splits.md, ECB+'s topics): give "
                          "split = {train = 8, dev = 1, test = 1, seed = 0} or a split file")
 
 
-def _by_shares(documents: list[Document], shares: SplitShares) -> dict[str, str]:
+def _by_shares(documents: list[DocumentFacts], shares: SplitShares) -> dict[str, str]:
     """Whole documents in a seeded order fill train, dev and test by their share of the words."""
-    sizes = {str(d.id): sum(1 for n in d.nodes() if not n.is_empty) for d in documents}
+    sizes = {d.id: d.words for d in documents}
     order = sorted(sizes)
     random.Random(shares.seed).shuffle(order)
     total, parts = sum(sizes.values()), (("train", shares.train), ("dev", shares.dev), ("test", shares.test))
@@ -85,80 +106,244 @@ def _by_shares(documents: list[Document], shares: SplitShares) -> dict[str, str]
     return result
 
 
-def overview(documents: list[Document]) -> dict[str, float]:
-    """The collection table's row for one corpus (the CorefUD paper's overview columns)."""
-    mentions = [m for d in documents for e in d.entities for m in e.mentions]
-    entities = [e for d in documents for e in d.entities]
-    words = sum(1 for d in documents for n in d.nodes() if not n.is_empty)
-    return {
-        "documents": len(documents), "sentences": sum(len(d.sentences) for d in documents), "words": words,
-        "zeros": sum(1 for d in documents for n in d.nodes() if n.is_empty), "mentions": len(mentions),
-        "entities": len(entities), "singletons": sum(1 for e in entities if len(e.mentions) == 1),
-        "mention_length": round(sum(len(m.words) for m in mentions) / len(mentions), 2) if mentions else 0.0,
-        "entity_length": round(len(mentions) / len(entities), 2) if entities else 0.0,
-        "split_antecedents": sum(len(d.split_antecedents) for d in documents),
-    }
+class Overview:
+    """The collection table's row for one corpus or split (the CorefUD paper's overview columns), counted a
+    document at a time (``add``)."""
+
+    def __init__(self) -> None:
+        self.documents = self.sentences = self.words = self.zeros = self.mentions = self.mention_words = 0
+        self.entities = self.singletons = self.split_antecedents = 0
+
+    def add(self, document: Document) -> None:
+        self.documents += 1
+        self.sentences += len(document.sentences)
+        for node in document.nodes():
+            if node.is_empty:
+                self.zeros += 1
+            else:
+                self.words += 1
+        for entity in document.entities:
+            self.entities += 1
+            self.singletons += len(entity.mentions) == 1
+            self.mentions += len(entity.mentions)
+            self.mention_words += sum(len(m.words) for m in entity.mentions)
+        self.split_antecedents += len(document.split_antecedents)
+
+    def row(self) -> dict[str, float]:
+        return {
+            "documents": self.documents, "sentences": self.sentences, "words": self.words, "zeros": self.zeros,
+            "mentions": self.mentions, "entities": self.entities, "singletons": self.singletons,
+            "mention_length": round(self.mention_words / self.mentions, 2) if self.mentions else 0.0,
+            "entity_length": round(self.mentions / self.entities, 2) if self.entities else 0.0,
+            "split_antecedents": self.split_antecedents,
+        }
+
+
+def overview(documents: Iterable[Document]) -> dict[str, float]:
+    """The collection table's row for ``documents`` (see `Overview`)."""
+    counted = Overview()
+    for document in documents:
+        counted.add(document)
+    return counted.row()
 
 
 def _split_order(names: set[str]) -> list[str]:
     return [s for s in SPLITS if s in names] + sorted(names - set(SPLITS))
 
 
+# Formats whose writer takes a split's documents one at a time (`harmonize.converters.corefud.CorefudWriter`): where
+# a recipe asks for these alone, a corpus is read twice a piece at a time instead of held whole (see `build_corpus`).
+STREAMED_FORMATS = ("corefud",)
+
+
 def build_corpus(corpus: CorpusRecipe, plan: Recipe, release_folder: str, key: str) -> dict:
     """Read, rule, parse, split and write one corpus with its statistics, views, questions and validation; write
-    its cache entry last; return its summary."""
-    from harmonize.conversion import Steps, input_files
+    its cache entry last; return its summary.
+
+    Where every format asked for is in `STREAMED_FORMATS`, the corpus goes through a document at a time, so that
+    memory follows a piece of the input (a file, or a piece of a large CorefUD file), not the corpus: a first pass
+    reads and rules it for what splitting and the writers' headers need of each document (`DocumentFacts`, the
+    header it wants), a second reads and rules it again and hands each document to its split's writer, the counts,
+    the views and the questions. Otherwise the corpus is read whole and each split written at once. Both give the
+    same release, byte for byte."""
+    from harmonize.conversion import Steps
     from harmonize.converters import get_format
     from harmonize.io import paused_gc
 
     release = Path(release_folder)
     reader = get_format(corpus.source, "read")
     report = Report()
-    documents: list[Document] = []
-    with paused_gc():
-        for path in input_files(list(corpus.inputs), reader):
-            documents.extend(reader.read(path, False, report, dict(corpus.options)).documents)
-    if not documents:
-        raise HarmonizeError(f"corpus {corpus.name}: no documents in its input")
-    whole = Corpus(documents)
-    Steps(",".join(corpus.rules) or None, None if corpus.parse == "none" else corpus.parse).apply(whole, report)
-    split_of = assign_splits(corpus, documents, report)
+    steps = Steps(",".join(corpus.rules) or None, None if corpus.parse == "none" else corpus.parse)
     folder = release / corpus.name
-    splits = _split_order(set(split_of.values()))
-    parts = {split: [d for d in documents if split_of[str(d.id)] == split] for split in splits}
-    written: dict[str, Report] = {}
-    for split, members in parts.items():
-        for name in plan.formats:
-            writer = get_format(name, "write")
-            target = folder / f"{corpus.name}-{name}-{split}{'' if writer.writes_per_document else writer.extension}"
-            writer.writer(Corpus(members), target, written.setdefault(name, Report()))  # type: ignore[misc]
+    written: dict[str, Report] = {name: Report() for name in plan.formats}
+    with paused_gc():
+        if all(name in STREAMED_FORMATS for name in plan.formats):
+            tally = _build_streamed(corpus, plan, release, reader, steps, report, written)
+        else:
+            tally = _build_held(corpus, plan, release, reader, steps, report, written)
     opened = opened_files(report.inputs, corpus)
+    splits = list(tally.overviews)
     summary: dict = {
         "name": corpus.name, "from": corpus.source, "options": dict(corpus.options), "rules": list(corpus.rules),
         "parse": corpus.parse, "split": _split_text(corpus),
         "inputs": {name: entry["sha256"] for name, entry in opened.items()},
-        "splits": {s: overview(members) for s, members in parts.items()},
-        "overview": overview(documents), "documents": len(documents),
-        "words": overview(documents)["words"], "report": {r: c for r, c in sorted(report.counts.items())},
+        "splits": {s: counted.row() for s, counted in tally.overviews.items()},
+        "overview": tally.whole.row(), "documents": tally.whole.documents,
+        "words": tally.whole.words, "report": {r: c for r, c in sorted(report.counts.items())},
         "writer_report": {name: dict(sorted(r.counts.items())) for name, r in written.items() if r},
-        "warnings": _empty_parts(corpus, parts),
+        "warnings": _empty_parts(corpus, {s: counted.documents for s, counted in tally.overviews.items()}),
     }
     if plan.stats:
-        _corpus_statistics(documents, split_of, folder)
+        _corpus_statistics(tally.counts, folder)
+    summary["lengths"] = {"entities": {str(k): v for k, v in sorted(tally.entity_lengths.items())},
+                          "mentions": {str(k): v for k, v in sorted(tally.mention_lengths.items())}}
+    summary["questions"] = [question for split in splits for question in tally.questions.get(split, [])]
+    summary["validation"] = _validate(corpus, plan, folder, splits, tally.has_trees) \
+        if plan.validate != "none" else {}
+    files = [p for p in sorted(folder.rglob("*")) if p.is_file()]
+    if plan.views:
+        files += [p for p in sorted((release / "views" / corpus.name).rglob("*")) if p.is_file()]
+    summary["files"] = {p.relative_to(release).as_posix(): _digest(p) for p in files}
+    atomic_write_text(release / ".cache" / f"{corpus.name}.json",
+                      json.dumps({"key": key, "opened": opened, "summary": summary}, sort_keys=True, indent=1))
+    return summary
+
+
+class _Tally:
+    """What a build keeps of a corpus' documents, taken a document at a time: each split's overview and the whole
+    corpus', the length counts, the statistics' counts, the questions of each split, whether a split has trees."""
+
+    def __init__(self, corpus: CorpusRecipe, plan: Recipe, split_of: dict[str, str]) -> None:
+        from harmonize.stats import Counts
+
+        self.split_of = split_of
+        self.overviews = {split: Overview() for split in _split_order(set(split_of.values()))}
+        self.whole = Overview()
+        self.entity_lengths: Counter = Counter()
+        self.mention_lengths: Counter = Counter()
+        self.counts: dict[str, Counts] = {}
+        self.stats = plan.stats
+        self.questions: dict[str, list[dict]] = {}
+        self.settings = None
+        if plan.pcr is not None:
+            from harmonize.pcr.generate import Settings
+
+            self.settings = Settings(corpus.name, plan.pcr["seed"], plan.pcr["window"])
+        self.has_trees = dict.fromkeys(self.overviews, False)
+
+    def add(self, document: Document) -> str:
+        """Count the document in; returns its split."""
+        split = self.split_of[str(document.id)]
+        self.overviews[split].add(document)
+        self.whole.add(document)
+        for entity in document.entities:
+            self.entity_lengths[len(entity.mentions)] += 1
+            self.mention_lengths.update(len(m.words) for m in entity.mentions)
+        if self.stats:
+            from harmonize.stats import count_document
+
+            count_document(self.counts, document, split)
+        if self.settings is not None:
+            from harmonize.pcr.generate import questions_of_document
+
+            self.questions.setdefault(split, []).extend(
+                {"split": split, **question.to_json()}
+                for question in questions_of_document(document, self.settings, Report()))
+        if not self.has_trees[split]:
+            self.has_trees[split] = any(n.head not in ("", "_") for s in document.sentences for n in s.words)
+        return split
+
+
+def _ruled_pieces(corpus: CorpusRecipe, reader: Format, steps: Steps, report: Report) -> Iterator[Corpus]:
+    """The corpus' inputs a piece at a time (a file; a large CorefUD file a piece of whole documents), each read,
+    parsed and ruled (a rule over the corpus carries what it needs from one piece to the next, so that the pieces
+    are ruled as the whole corpus would be). The caller frees each piece (`Corpus.release`) before the next."""
+    from harmonize.conversion import input_files, read_corpora
+    from harmonize.rules import carried_between_pieces
+
+    carried = carried_between_pieces()
+    for path in input_files(list(corpus.inputs), reader):
+        for piece in read_corpora(path, reader, False, report, dict(corpus.options)):
+            piece.meta.update(carried)
+            steps.apply(piece, report)
+            yield piece
+
+
+def _build_streamed(corpus: CorpusRecipe, plan: Recipe, release: Path, reader: Format, steps: Steps, report: Report,
+                    written: dict[str, Report]) -> _Tally:
+    """`build_corpus` a document at a time: what splitting and each split's header need, then the documents again
+    to their split's writer, the tally and the views."""
+    from harmonize.converters.corefud import CorefudWriter, header_wanted, shared_header
+
+    facts: list[DocumentFacts] = []
+    wanted: list[tuple[str, ...] | None] = []
+    for piece in _ruled_pieces(corpus, reader, steps, Report()):  # what the second pass reports is the report
+        for document in piece.documents:
+            facts.append(DocumentFacts.of(document))
+            wanted.append(header_wanted(document))
+        piece.release()
+    if not facts:
+        raise HarmonizeError(f"corpus {corpus.name}: no documents in its input")
+    split_of = assign_splits(corpus, facts, report)
+    tally = _Tally(corpus, plan, split_of)
+    folder = release / corpus.name
+    writers = {split: CorefudWriter(folder / f"{corpus.name}-corefud-{split}.conllu", written["corefud"],
+                                    shared_header(w for f, w in zip(facts, wanted) if split_of[f.id] == split))
+               for split in tally.overviews}
+    del facts, wanted
+
+    def documents() -> Iterator[Document]:
+        for piece in _ruled_pieces(corpus, reader, steps, report):
+            for document in piece.documents:
+                writers[tally.add(document)].add(document)
+                yield document
+            piece.release()
+
+    try:
+        if plan.views:
+            from harmonize.views.html import write_views
+
+            write_views(documents(), release / "views" / corpus.name)
+        else:
+            for _document in documents():
+                pass
+    except BaseException:
+        for writer in writers.values():
+            writer.discard()
+        raise
+    for writer in writers.values():
+        writer.publish()
+    return tally
+
+
+def _build_held(corpus: CorpusRecipe, plan: Recipe, release: Path, reader: Format, steps: Steps, report: Report,
+                written: dict[str, Report]) -> _Tally:
+    """`build_corpus` with the corpus read whole and each split written at once."""
+    from harmonize.conversion import input_files
+    from harmonize.converters import get_format
+
+    documents: list[Document] = []
+    for path in input_files(list(corpus.inputs), reader):
+        documents.extend(reader.read(path, False, report, dict(corpus.options)).documents)
+    if not documents:
+        raise HarmonizeError(f"corpus {corpus.name}: no documents in its input")
+    whole = Corpus(documents)
+    steps.apply(whole, report)
+    tally = _Tally(corpus, plan, assign_splits(corpus, [DocumentFacts.of(d) for d in documents], report))
+    parts: dict[str, list[Document]] = {split: [] for split in tally.overviews}
+    for document in documents:
+        parts[tally.add(document)].append(document)
+    folder = release / corpus.name
+    for split, members in parts.items():
+        for name in plan.formats:
+            writer = get_format(name, "write")
+            target = folder / f"{corpus.name}-{name}-{split}{'' if writer.writes_per_document else writer.extension}"
+            writer.writer(Corpus(members), target, written[name])  # type: ignore[misc]
     if plan.views:
         from harmonize.views.html import write_views
 
         write_views(whole, release / "views" / corpus.name)
-    summary["lengths"] = _lengths(documents)
-    summary["questions"] = _questions(corpus, parts, plan) if plan.pcr is not None else []
-    summary["validation"] = _validate(corpus, plan, folder, parts) if plan.validate != "none" else {}
-    written = [p for p in sorted(folder.rglob("*")) if p.is_file()]
-    if plan.views:
-        written += [p for p in sorted((release / "views" / corpus.name).rglob("*")) if p.is_file()]
-    summary["files"] = {p.relative_to(release).as_posix(): _digest(p) for p in written}
-    atomic_write_text(release / ".cache" / f"{corpus.name}.json",
-                      json.dumps({"key": key, "opened": opened, "summary": summary}, sort_keys=True, indent=1))
-    return summary
+    return tally
 
 
 def _split_text(corpus: CorpusRecipe) -> str:
@@ -170,58 +355,38 @@ def _split_text(corpus: CorpusRecipe) -> str:
     return "the corpus' own"
 
 
-def _empty_parts(corpus: CorpusRecipe, parts: dict[str, list[Document]]) -> list[str]:
+def _empty_parts(corpus: CorpusRecipe, sizes: dict[str, int]) -> list[str]:
     """A split the recipe gives a share that no document went to (too few documents for the shares)."""
     if not isinstance(corpus.split, SplitShares):
         return []
-    documents = sum(len(members) for members in parts.values())
+    documents = sum(sizes.values())
     return [f"{corpus.name}: the {name} part is empty ({documents} document(s) for the shares "
             f"{corpus.split.train}:{corpus.split.dev}:{corpus.split.test}; documents are never cut)"
-            for name in SPLITS if getattr(corpus.split, name) > 0 and not parts.get(name)]
+            for name in SPLITS if getattr(corpus.split, name) > 0 and not sizes.get(name)]
 
 
-def _lengths(documents: list[Document]) -> dict[str, dict[str, int]]:
-    entities = Counter(len(e.mentions) for d in documents for e in d.entities)
-    mentions = Counter(len(m.words) for d in documents for e in d.entities for m in e.mentions)
-    return {"entities": {str(k): v for k, v in sorted(entities.items())},
-            "mentions": {str(k): v for k, v in sorted(mentions.items())}}
-
-
-def _corpus_statistics(documents: list[Document], split_of: dict[str, str], folder: Path) -> None:
-    from harmonize.stats import count, length_distributions, tables_from_counts
+def _corpus_statistics(groups: dict, folder: Path) -> None:
+    from harmonize.stats import length_distributions, tables_from_counts
     from harmonize.stats.render import render, write_plots
 
-    groups = count(documents, None, True, lambda d: split_of[str(d.id)])
     tables = tables_from_counts(groups)
     atomic_write_text(folder / "stats.json", render(tables, "json"))
     atomic_write_text(folder / "stats.md", render(tables, "markdown"))
     write_plots(tables, length_distributions(groups), folder / "plots", by="split")
 
 
-def _questions(corpus: CorpusRecipe, parts: dict[str, list[Document]], plan: Recipe) -> list[dict]:
-    from harmonize.pcr.generate import Settings, generate
-
-    assert plan.pcr is not None
-    settings = Settings(corpus.name, plan.pcr["seed"], plan.pcr["window"])
-    result = []
-    for split, members in parts.items():
-        for question in generate(Corpus(members), settings, Report()):
-            result.append({"split": split, **question.to_json()})
-    return result
-
-
-def _validator_failure(output: str, documents: list[Document]) -> str:
+def _validator_failure(output: str, has_trees: bool) -> str:
     """What udvalidate found, per class ("FORMAT 874, SYNTAX 874"), and why where it is plain: no trees."""
     import re
 
     classes = re.findall(r"^(\w+) errors: (\d+)$", output, re.MULTILINE)
     found = ", ".join(f"{name} {count}" for name, count in classes) or (output.strip().splitlines() or [""])[-1]
-    treeless = all(node.head in ("", "_") for d in documents for s in d.sentences for node in s.words)
-    return f"fails: {found}" + (" (no trees: level 2 needs them; parse = \"udpipe:MODEL\" gives them)"
-                                if treeless else "")
+    return f"fails: {found}" + ("" if has_trees else
+                                " (no trees: level 2 needs them; parse = \"udpipe:MODEL\" gives them)")
 
 
-def _validate(corpus: CorpusRecipe, plan: Recipe, folder: Path, parts: dict[str, list[Document]]) -> dict:
+def _validate(corpus: CorpusRecipe, plan: Recipe, folder: Path, splits: list[str], has_trees: dict[str, bool]
+              ) -> dict:
     """Our checks of the written CorefUD (udapi loads it; udvalidate where installed) and the rule baseline (and with
     validate = "neural" the resolver trained on the train part) on the dev part (else test, else all) in CorefUD's
     primary setting."""
@@ -231,7 +396,7 @@ def _validate(corpus: CorpusRecipe, plan: Recipe, folder: Path, parts: dict[str,
     from harmonize.converters.corefud import read_corefud
     from harmonize.resolvers.rules import resolve_rules
 
-    split = next((s for s in ("dev", "test") if s in parts), next(iter(parts)))
+    split = next((s for s in ("dev", "test") if s in splits), splits[0])
     written = folder / f"{corpus.name}-corefud-{split}.conllu"
     checks: dict = {"split": split}
     try:
@@ -257,7 +422,7 @@ def _validate(corpus: CorpusRecipe, plan: Recipe, folder: Path, parts: dict[str,
         done = subprocess.run([validator, "--lang", language, "--level", "2", "--coref", str(written)],
                               capture_output=True, text=True, check=False)
         checks["udvalidate"] = "passes" if done.returncode == 0 else _validator_failure(done.stdout + done.stderr,
-                                                                                    parts[split])
+                                                                                    has_trees[split])
     gold = read_corefud(written)
     predicted = read_corefud(written)
     resolve_rules(predicted, False, Report())
