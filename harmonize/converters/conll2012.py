@@ -48,6 +48,7 @@ types (except in GUM labels), bridging, split antecedents, CoNLL-U columns other
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -628,15 +629,61 @@ def _column_value(value: str) -> str:
 
 
 def _cross_document_numbers(corpus: Corpus) -> dict[str, str] | None:
+    return cross_document_numbers(numbering_facts(document) for document in corpus.documents)
+
+
+def numbering_facts(document: Document) -> tuple[str | None, tuple[str, ...]]:
+    """What `cross_document_numbers` needs of a document: its topic and entity ids."""
+    return document.topic, tuple(entity.id for entity in document.entities)
+
+
+def cross_document_numbers(facts: Iterable[tuple[str | None, tuple[str, ...]]]) -> dict[str, str] | None:
     """Where documents have topics (ECB+), an entity id names one entity across documents: one cluster number per
     id over the whole file, in order of first appearance, as cross-document systems read CoNLL-2012 (numeric ids
-    are kept when all are numbers). None for other corpora (numbers per document)."""
-    if not any(document.topic is not None for document in corpus.documents):
+    are kept when all are numbers). None for other corpora (numbers per document). ``facts``: each document's
+    `numbering_facts`, in file order."""
+    facts = list(facts)
+    if not any(topic is not None for topic, _ids in facts):
         return None
-    ids = list(dict.fromkeys(entity.id for document in corpus.documents for entity in document.entities))
+    ids = list(dict.fromkeys(entity_id for _topic, entity_ids in facts for entity_id in entity_ids))
     if all(i.isdigit() for i in ids):
         return {i: i for i in ids}
     return {i: str(n) for n, i in enumerate(ids)}
+
+
+class Conll2012Writer:
+    """A CoNLL-2012 file written a document at a time (``add``; ``publish`` at the end), byte for byte what
+    `write_conll2012` writes for the same documents at once (a corpus without CoNLL-2012 lines of its own to
+    end with), for documents that do not fit in memory together. ``numbers``: `cross_document_numbers` of all the
+    file's documents, which a caller reading the documents twice can collect on the first pass."""
+
+    def __init__(self, path: str | Path, report: Report | None, numbers: dict[str, str] | None,
+                 layout: str | None = None, discontinuous: str = "drop") -> None:
+        from harmonize.io import StagedFile
+
+        if layout is not None and layout not in LAYOUTS:
+            raise ValueError(f"unknown CoNLL-2012 layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
+        self.file = StagedFile(path)
+        self.report = report if report is not None else Report()
+        self.numbers = numbers
+        self.layout = layout
+        self.discontinuous = discontinuous
+        self.number = 0
+
+    def add(self, document: Document) -> None:
+        lines: list[str] = []
+        meta = document.meta.get("conll2012") if self.layout is None else None
+        _Writer(document, self.number, meta, self.layout or "ontonotes", self.discontinuous, self.report,
+                self.numbers).write(lines)
+        self.number += 1
+        if lines:
+            self.file.write("\n".join(lines) + "\n")
+
+    def publish(self) -> None:
+        self.file.publish()
+
+    def discard(self) -> None:
+        self.file.discard()
 
 
 def _numbers(entities: list[Entity]) -> list[str]:
