@@ -1,5 +1,5 @@
-"""build a document at a time: where every format a recipe asks for takes documents one at a time (CorefUD), a
-corpus is read twice, a piece at a time, instead of held whole. The release must be byte for byte the one a build
+"""build a document at a time: where every format a recipe asks for takes documents one at a time (CorefUD and
+CoNLL-2012), a corpus is read twice, a piece at a time, instead of held whole. The release must be byte for byte the one a build
 holding the corpus whole makes: for readers with and without a header of their own, a share split and a corpus' own
 split, a rule over the corpus (unique-ids) ruling a large file's pieces, statistics, views, questions and
 validation."""
@@ -13,6 +13,7 @@ import pytest
 import harmonize
 from harmonize.build import tasks
 from harmonize.converters import corefud
+from harmonize.converters.conll2012 import Conll2012Writer, cross_document_numbers, numbering_facts, write_conll2012
 from harmonize.converters.corefud import CorefudWriter, piece_count, read_corefud, write_corefud
 from harmonize.errors import HarmonizeError, Report
 from harmonize.schemas.model import Corpus
@@ -62,7 +63,7 @@ from = "ecbplus"
 input = ["{SHARED_DATA}/ecbplus/ECB+/1", "{SHARED_DATA}/ecbplus/ECB+/2"]
 
 [outputs]
-formats = ["corefud"]
+formats = ["corefud", "conll2012"]
 stats = true
 views = true
 pcr = true
@@ -82,7 +83,7 @@ def test_a_streamed_build_is_the_held_build_byte_for_byte(tmp_path: Path, monkey
     path = recipe(tmp_path, gum)
     streamed = harmonize.build(path, tmp_path / "streamed", jobs=1)
     assert streamed.ok and streamed_corpora == ["en_gum", "en_parcorfull", "en_ecbplus"]
-    monkeypatch.setattr(tasks, "STREAMED_FORMATS", ())
+    monkeypatch.setattr(tasks, "STREAMED_FORMATS", {})
     held = harmonize.build(path, tmp_path / "held", jobs=1)
     assert held.ok and len(streamed_corpora) == 3
     files = release_files(tmp_path / "streamed")
@@ -90,7 +91,7 @@ def test_a_streamed_build_is_the_held_build_byte_for_byte(tmp_path: Path, monkey
     renamed = files["en_gum/en_gum-corefud-train.conllu"].decode("utf-8")
     assert "Entity=(e1-" in renamed and "(1-" not in renamed  # ruled: numeric GRP ids made unique as e<number>
     for name in ("en_gum/stats.md", "views/en_gum/index.html", "pcr/train.jsonl", "validation.md",
-                 "en_parcorfull/en_parcorfull-corefud-dev.conllu"):
+                 "en_parcorfull/en_parcorfull-corefud-dev.conllu", "en_ecbplus/en_ecbplus-conll2012-dev.conll"):
         assert name in files, name
 
 
@@ -120,3 +121,17 @@ def test_the_corefud_writer_takes_documents_one_at_a_time(tmp_path: Path) -> Non
     assert not (tmp_path / "one-by-one.conllu").exists()  # staged until published
     writer.publish()
     assert (tmp_path / "one-by-one.conllu").read_bytes() == (tmp_path / "at-once.conllu").read_bytes()
+
+
+def test_the_conll2012_writer_takes_documents_one_at_a_time(tmp_path: Path) -> None:
+    """ECB+'s topics number entities across documents; GUM's documents number their own."""
+    topics = harmonize.read(shared("ecbplus", "ECB+", "1"), "ecbplus", report=Report()).documents
+    for documents in (topics, read_corefud(gum_in_one_file(tmp_path)).documents[:3]):
+        write_conll2012(Corpus(documents), tmp_path / "at-once.conll", Report())
+        numbers = cross_document_numbers(numbering_facts(d) for d in documents)
+        assert (numbers is not None) == (documents is topics)
+        writer = Conll2012Writer(tmp_path / "one-by-one.conll", Report(), numbers)
+        for document in documents:
+            writer.add(document)
+        writer.publish()
+        assert (tmp_path / "one-by-one.conll").read_bytes() == (tmp_path / "at-once.conll").read_bytes()

@@ -7,10 +7,10 @@ import hashlib
 import json
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from harmonize.build import opened_files
 from harmonize.build.recipe import SPLITS, CorpusRecipe, Recipe, SplitShares
@@ -151,9 +151,37 @@ def _split_order(names: set[str]) -> list[str]:
     return [s for s in SPLITS if s in names] + sorted(names - set(SPLITS))
 
 
-# Formats whose writer takes a split's documents one at a time (`harmonize.converters.corefud.CorefudWriter`): where
-# a recipe asks for these alone, a corpus is read twice a piece at a time instead of held whole (see `build_corpus`).
-STREAMED_FORMATS = ("corefud",)
+def _corefud_facts(document: Document) -> object:
+    from harmonize.converters.corefud import header_wanted
+
+    return header_wanted(document)
+
+
+def _corefud_writer(path: Path, report: Report, facts: list):  # noqa: ANN202 - a CorefudWriter
+    from harmonize.converters.corefud import CorefudWriter, shared_header
+
+    return CorefudWriter(path, report, shared_header(facts))
+
+
+def _conll2012_facts(document: Document) -> object:
+    from harmonize.converters.conll2012 import numbering_facts
+
+    return numbering_facts(document)
+
+
+def _conll2012_writer(path: Path, report: Report, facts: list):  # noqa: ANN202 - a Conll2012Writer
+    from harmonize.converters.conll2012 import Conll2012Writer, cross_document_numbers
+
+    return Conll2012Writer(path, report, cross_document_numbers(facts))
+
+
+# Formats whose writer takes a split's documents one at a time: what a first pass keeps of each document for it, and
+# its writer of a split made from what was kept of the split's documents. Where a recipe asks for these alone, a
+# corpus is read twice a piece at a time instead of held whole (see `build_corpus`).
+STREAMED_FORMATS: dict[str, tuple[Callable[[Document], object], Callable[[Path, Report, list], Any]]] = {
+    "corefud": (_corefud_facts, _corefud_writer),
+    "conll2012": (_conll2012_facts, _conll2012_writer),
+}
 
 
 def build_corpus(corpus: CorpusRecipe, plan: Recipe, release_folder: str, key: str) -> dict:
@@ -271,31 +299,34 @@ def _ruled_pieces(corpus: CorpusRecipe, reader: Format, steps: Steps, report: Re
 
 def _build_streamed(corpus: CorpusRecipe, plan: Recipe, release: Path, reader: Format, steps: Steps, report: Report,
                     written: dict[str, Report]) -> _Tally:
-    """`build_corpus` a document at a time: what splitting and each split's header need, then the documents again
-    to their split's writer, the tally and the views."""
-    from harmonize.converters.corefud import CorefudWriter, header_wanted, shared_header
+    """`build_corpus` a document at a time: what splitting and each split's writers need, then the documents again
+    to their split's writers, the tally and the views."""
+    from harmonize.converters import get_format
 
     facts: list[DocumentFacts] = []
-    wanted: list[tuple[str, ...] | None] = []
+    kept: dict[str, list] = {name: [] for name in plan.formats}  # per format, what its writer needs of each document
     for piece in _ruled_pieces(corpus, reader, steps, Report()):  # what the second pass reports is the report
         for document in piece.documents:
             facts.append(DocumentFacts.of(document))
-            wanted.append(header_wanted(document))
+            for name in plan.formats:
+                kept[name].append(STREAMED_FORMATS[name][0](document))
         piece.release()
     if not facts:
         raise HarmonizeError(f"corpus {corpus.name}: no documents in its input")
     split_of = assign_splits(corpus, facts, report)
     tally = _Tally(corpus, plan, split_of)
     folder = release / corpus.name
-    writers = {split: CorefudWriter(folder / f"{corpus.name}-corefud-{split}.conllu", written["corefud"],
-                                    shared_header(w for f, w in zip(facts, wanted) if split_of[f.id] == split))
-               for split in tally.overviews}
-    del facts, wanted
+    writers = {split: [STREAMED_FORMATS[name][1](
+        folder / f"{corpus.name}-{name}-{split}{get_format(name, 'write').extension}", written[name],
+        [k for f, k in zip(facts, kept[name]) if split_of[f.id] == split]) for name in plan.formats]
+        for split in tally.overviews}
+    del facts, kept
 
     def documents() -> Iterator[Document]:
         for piece in _ruled_pieces(corpus, reader, steps, report):
             for document in piece.documents:
-                writers[tally.add(document)].add(document)
+                for writer in writers[tally.add(document)]:
+                    writer.add(document)
                 yield document
             piece.release()
 
@@ -308,11 +339,13 @@ def _build_streamed(corpus: CorpusRecipe, plan: Recipe, release: Path, reader: F
             for _document in documents():
                 pass
     except BaseException:
-        for writer in writers.values():
-            writer.discard()
+        for split_writers in writers.values():
+            for writer in split_writers:
+                writer.discard()
         raise
-    for writer in writers.values():
-        writer.publish()
+    for split_writers in writers.values():
+        for writer in split_writers:
+            writer.publish()
     return tally
 
 
