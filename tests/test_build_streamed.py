@@ -1,5 +1,5 @@
-"""build a document at a time: where every format a recipe asks for takes documents one at a time (CorefUD and
-CoNLL-2012), a corpus is read twice, a piece at a time, instead of held whole. The release must be byte for byte the one a build
+"""build a document at a time: where every format a recipe asks for takes documents one at a time (CorefUD,
+CoNLL-2012, jsonlines), a corpus is read twice, a piece at a time, instead of held whole. The release must be byte for byte the one a build
 holding the corpus whole makes: for readers with and without a header of their own, a share split and a corpus' own
 split, a rule over the corpus (unique-ids) ruling a large file's pieces, statistics, views, questions and
 validation."""
@@ -63,7 +63,7 @@ from = "ecbplus"
 input = ["{SHARED_DATA}/ecbplus/ECB+/1", "{SHARED_DATA}/ecbplus/ECB+/2"]
 
 [outputs]
-formats = ["corefud", "conll2012"]
+formats = ["corefud", "conll2012", "jsonlines"]
 stats = true
 views = true
 pcr = true
@@ -135,3 +135,15 @@ def test_the_conll2012_writer_takes_documents_one_at_a_time(tmp_path: Path) -> N
             writer.add(document)
         writer.publish()
         assert (tmp_path / "one-by-one.conll").read_bytes() == (tmp_path / "at-once.conll").read_bytes()
+
+
+def test_the_jsonlines_writer_takes_documents_one_at_a_time(tmp_path: Path) -> None:
+    from harmonize.converters.jsonlines import JsonlinesWriter, write_jsonlines
+
+    documents = read_corefud(gum_in_one_file(tmp_path)).documents
+    write_jsonlines(Corpus(documents), tmp_path / "at-once.jsonl", Report())
+    writer = JsonlinesWriter(tmp_path / "one-by-one.jsonl", Report())
+    for document in documents:
+        writer.add(document)
+    writer.publish()
+    assert (tmp_path / "one-by-one.jsonl").read_bytes() == (tmp_path / "at-once.jsonl").read_bytes()

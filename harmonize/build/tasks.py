@@ -175,12 +175,19 @@ def _conll2012_writer(path: Path, report: Report, facts: list):  # noqa: ANN202 
     return Conll2012Writer(path, report, cross_document_numbers(facts))
 
 
+def _jsonlines_writer(path: Path, report: Report, facts: list):  # noqa: ANN202 - a JsonlinesWriter
+    from harmonize.converters.jsonlines import JsonlinesWriter
+
+    return JsonlinesWriter(path, report)
+
+
 # Formats whose writer takes a split's documents one at a time: what a first pass keeps of each document for it, and
 # its writer of a split made from what was kept of the split's documents. Where a recipe asks for these alone, a
 # corpus is read twice a piece at a time instead of held whole (see `build_corpus`).
 STREAMED_FORMATS: dict[str, tuple[Callable[[Document], object], Callable[[Path, Report, list], Any]]] = {
     "corefud": (_corefud_facts, _corefud_writer),
     "conll2012": (_conll2012_facts, _conll2012_writer),
+    "jsonlines": (lambda document: None, _jsonlines_writer),
 }
 
 

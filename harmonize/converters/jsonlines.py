@@ -37,7 +37,7 @@ from typing import Any
 from harmonize.converters.conll2012 import genre_from_id
 from harmonize.converters.spans import contiguous_spans, report_unwritten
 from harmonize.errors import Problems, Report
-from harmonize.io import atomic_write_text, paused_gc, read_text
+from harmonize.io import StagedFile, atomic_write_text, paused_gc, read_text
 from harmonize.schemas.model import Corpus, Document, Entity, Mention, Node, Sentence, made_sentence_id, split_part
 
 STANDARD_KEYS = ("doc_key", "sentences", "speakers", "clusters", "pos")
@@ -137,6 +137,30 @@ def format_jsonlines(
         lines = [json.dumps(document_record(document, report, discontinuous, singletons), ensure_ascii=False)
                  for document in corpus.documents]
     return "".join(line + "\n" for line in lines)
+
+
+class JsonlinesWriter:
+    """A jsonlines file written a document at a time (``add``; ``publish`` at the end), byte for byte what
+    `write_jsonlines` writes for the same documents at once."""
+
+    def __init__(self, path: str | Path, report: Report | None, discontinuous: str = "drop",
+                 singletons: str = "keep") -> None:
+        if singletons not in ("keep", "drop"):
+            raise ValueError(f"singletons must be 'keep' or 'drop', not {singletons!r}")
+        self.file = StagedFile(path)
+        self.report = report if report is not None else Report()
+        self.discontinuous = discontinuous
+        self.singletons = singletons
+
+    def add(self, document: Document) -> None:
+        record = document_record(document, self.report, self.discontinuous, self.singletons)
+        self.file.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+    def publish(self) -> None:
+        self.file.publish()
+
+    def discard(self) -> None:
+        self.file.discard()
 
 
 def document_record(
