@@ -55,7 +55,7 @@ from typing import Any
 from harmonize.converters.choices import CONLL2012_LAYOUTS
 from harmonize.converters.spans import WordSpan, contiguous_spans, report_unwritten
 from harmonize.errors import Problems, Report
-from harmonize.io import atomic_write_text, paused_gc, read_text
+from harmonize.io import StagedFile, atomic_write_text, paused_gc, read_text
 from harmonize.schemas.model import (
     PART,
     Corpus,
@@ -651,7 +651,7 @@ def cross_document_numbers(facts: Iterable[tuple[str | None, tuple[str, ...]]]) 
     return {i: str(n) for n, i in enumerate(ids)}
 
 
-class Conll2012Writer:
+class Conll2012Writer(StagedFile):
     """A CoNLL-2012 file written a document at a time (``add``; ``publish`` at the end), byte for byte what
     `write_conll2012` writes for the same documents at once (a corpus without CoNLL-2012 lines of its own to
     end with), for documents that do not fit in memory together. ``numbers``: `cross_document_numbers` of all the
@@ -659,11 +659,9 @@ class Conll2012Writer:
 
     def __init__(self, path: str | Path, report: Report | None, numbers: dict[str, str] | None,
                  layout: str | None = None, discontinuous: str = "drop") -> None:
-        from harmonize.io import StagedFile
-
         if layout is not None and layout not in LAYOUTS:
             raise ValueError(f"unknown CoNLL-2012 layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
-        self.file = StagedFile(path)
+        super().__init__(path)
         self.report = report if report is not None else Report()
         self.numbers = numbers
         self.layout = layout
@@ -677,13 +675,7 @@ class Conll2012Writer:
                 self.numbers).write(lines)
         self.number += 1
         if lines:
-            self.file.write("\n".join(lines) + "\n")
-
-    def publish(self) -> None:
-        self.file.publish()
-
-    def discard(self) -> None:
-        self.file.discard()
+            self.write("\n".join(lines) + "\n")
 
 
 def _numbers(entities: list[Entity]) -> list[str]:

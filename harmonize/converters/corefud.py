@@ -36,7 +36,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from harmonize.errors import FormatError, Problems, Report
-from harmonize.io import atomic_write_text, paused_gc, read_text
+from harmonize.io import StagedFile, atomic_write_text, paused_gc, read_text
 from harmonize.schemas.heads import tree_head
 from harmonize.schemas.model import (
     Bridge,
@@ -823,16 +823,14 @@ def write_corefud(corpus: Corpus, path: str | Path, report: Report | None = None
     atomic_write_text(path, format_corefud(corpus, report))
 
 
-class CorefudWriter:
+class CorefudWriter(StagedFile):
     """A CorefUD file written a document at a time (``add``; ``publish`` at the end), byte for byte what
     `write_corefud` writes for the same documents at once, for documents that do not fit in memory together.
     ``shared`` is the header of the documents that bring none of their own: `shared_header` of every document's
     `header_wanted`, which a caller reading the documents twice can collect on the first pass."""
 
     def __init__(self, path: str | Path, report: Report | None, shared: tuple[str, ...] | None) -> None:
-        from harmonize.io import StagedFile
-
-        self.file = StagedFile(path)
+        super().__init__(path)
         self.report = report
         self.shared = shared
         self.fields_in_force: tuple[str, ...] | None = None
@@ -844,13 +842,7 @@ class CorefudWriter:
                                                 self.shared)
         self.number += 1
         if lines:
-            self.file.write("\n".join(lines) + "\n")
-
-    def publish(self) -> None:
-        self.file.publish()
-
-    def discard(self) -> None:
-        self.file.discard()
+            self.write("\n".join(lines) + "\n")
 
 
 def header_wanted(document: Document) -> tuple[str, ...] | None:

@@ -139,7 +139,7 @@ def format_jsonlines(
     return "".join(line + "\n" for line in lines)
 
 
-class JsonlinesWriter:
+class JsonlinesWriter(StagedFile):
     """A jsonlines file written a document at a time (``add``; ``publish`` at the end), byte for byte what
     `write_jsonlines` writes for the same documents at once."""
 
@@ -147,20 +147,14 @@ class JsonlinesWriter:
                  singletons: str = "keep") -> None:
         if singletons not in ("keep", "drop"):
             raise ValueError(f"singletons must be 'keep' or 'drop', not {singletons!r}")
-        self.file = StagedFile(path)
+        super().__init__(path)
         self.report = report if report is not None else Report()
         self.discontinuous = discontinuous
         self.singletons = singletons
 
     def add(self, document: Document) -> None:
         record = document_record(document, self.report, self.discontinuous, self.singletons)
-        self.file.write(json.dumps(record, ensure_ascii=False) + "\n")
-
-    def publish(self) -> None:
-        self.file.publish()
-
-    def discard(self) -> None:
-        self.file.discard()
+        self.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def document_record(
