@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Self
 
 if TYPE_CHECKING:
     from harmonize.errors import Report
+    from harmonize.schemas.model import Document
 
 
 def read_text(path: str | Path) -> str:
@@ -215,6 +216,32 @@ def write_documents(documents: Sequence, out: Path, extension: str, render: Call
                                               "(give a folder)")
         atomic_write_text(out, render(documents[0], report))
         return
-    names = document_file_names([d.id for d in documents], report)
-    for name, document in zip(names, documents):
-        atomic_write_text(out / f"{name}{extension}", render(document, report))
+    files = DocumentFiles(out, extension, render, report)
+    for document in documents:
+        files.add(document)
+
+
+class DocumentFiles:
+    """Documents written one at a time (``add``) into ``OUT/<safe id><extension>``, ``render(document, report)``
+    giving each one's text: what `write_documents` writes for a folder of them at once, for documents that do not fit
+    in memory together. Each file is written atomically as it comes; ``publish`` and ``discard`` have nothing left to
+    do (as with `write_documents`, an error on the way leaves the files before it)."""
+
+    def __init__(self, out: Path, extension: str, render: Callable, report: Report) -> None:
+        self.out = out
+        self.extension = extension
+        self.render = render
+        self.report = report
+        self.names = SafeFileNames()
+
+    def add(self, document: Document) -> None:
+        name = self.names(document.id)
+        if document.id is not None and document.id != name:
+            self.report.add(ID_RENAMED, f"{document.id!r} -> {name}")
+        atomic_write_text(self.out / f"{name}{self.extension}", self.render(document, self.report))
+
+    def publish(self) -> None:
+        pass
+
+    def discard(self) -> None:
+        pass
