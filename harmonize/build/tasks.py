@@ -20,7 +20,11 @@ from harmonize.schemas.model import Corpus, Document
 
 if TYPE_CHECKING:
     from harmonize.conversion import Steps
+    from harmonize.converters.conll2012 import Conll2012Writer
+    from harmonize.converters.corefud import CorefudWriter
+    from harmonize.converters.jsonlines import JsonlinesWriter
     from harmonize.converters.registry import Format
+    from harmonize.io import DocumentFiles
 
 OVERVIEW = ("documents", "sentences", "words", "zeros", "mentions", "entities", "singletons", "mention_length",
             "entity_length", "split_antecedents")
@@ -157,7 +161,7 @@ def _corefud_facts(document: Document) -> object:
     return header_wanted(document)
 
 
-def _corefud_writer(path: Path, report: Report, facts: list):  # noqa: ANN202 - a CorefudWriter
+def _corefud_writer(path: Path, report: Report, facts: list) -> CorefudWriter:
     from harmonize.converters.corefud import CorefudWriter, shared_header
 
     return CorefudWriter(path, report, shared_header(facts))
@@ -169,16 +173,29 @@ def _conll2012_facts(document: Document) -> object:
     return numbering_facts(document)
 
 
-def _conll2012_writer(path: Path, report: Report, facts: list):  # noqa: ANN202 - a Conll2012Writer
+def _conll2012_writer(path: Path, report: Report, facts: list) -> Conll2012Writer:
     from harmonize.converters.conll2012 import Conll2012Writer, cross_document_numbers
 
     return Conll2012Writer(path, report, cross_document_numbers(facts))
 
 
-def _jsonlines_writer(path: Path, report: Report, facts: list):  # noqa: ANN202 - a JsonlinesWriter
+def _jsonlines_writer(path: Path, report: Report, facts: list) -> JsonlinesWriter:
     from harmonize.converters.jsonlines import JsonlinesWriter
 
     return JsonlinesWriter(path, report)
+
+
+def _document_files(module: str, render: str, extension: str) -> Callable[[Path, Report, list], DocumentFiles]:
+    """The writer maker of a format written as a file per document (`harmonize.io.DocumentFiles`)."""
+
+    def writer(path: Path, report: Report, facts: list) -> DocumentFiles:
+        from importlib import import_module
+
+        from harmonize.io import DocumentFiles
+
+        return DocumentFiles(path, extension, getattr(import_module(f"harmonize.converters.{module}"), render), report)
+
+    return writer
 
 
 # Formats whose writer takes a split's documents one at a time: what a first pass keeps of each document for it, and
@@ -188,6 +205,8 @@ STREAMED_FORMATS: dict[str, tuple[Callable[[Document], object], Callable[[Path, 
     "corefud": (_corefud_facts, _corefud_writer),
     "conll2012": (_conll2012_facts, _conll2012_writer),
     "jsonlines": (lambda document: None, _jsonlines_writer),
+    "rucoco": (lambda document: None, _document_files("rucoco", "format_rucoco", ".json")),
+    "webanno-tsv": (lambda document: None, _document_files("webanno_tsv", "format_webanno_tsv", ".tsv")),
 }
 
 
@@ -308,8 +327,6 @@ def _build_streamed(corpus: CorpusRecipe, plan: Recipe, release: Path, reader: F
                     written: dict[str, Report]) -> _Tally:
     """`build_corpus` a document at a time: what splitting and each split's writers need, then the documents again
     to their split's writers, the tally and the views."""
-    from harmonize.converters import get_format
-
     facts: list[DocumentFacts] = []
     kept: dict[str, list] = {name: [] for name in plan.formats}  # per format, what its writer needs of each document
     for piece in _ruled_pieces(corpus, reader, steps, Report()):  # what the second pass reports is the report
@@ -324,7 +341,7 @@ def _build_streamed(corpus: CorpusRecipe, plan: Recipe, release: Path, reader: F
     tally = _Tally(corpus, plan, split_of)
     folder = release / corpus.name
     writers = {split: [STREAMED_FORMATS[name][1](
-        folder / f"{corpus.name}-{name}-{split}{get_format(name, 'write').extension}", written[name],
+        _target(folder, corpus.name, name, split), written[name],
         [k for f, k in zip(facts, kept[name]) if split_of[f.id] == split]) for name in plan.formats]
         for split in tally.overviews}
     del facts, kept
@@ -376,14 +393,22 @@ def _build_held(corpus: CorpusRecipe, plan: Recipe, release: Path, reader: Forma
     folder = release / corpus.name
     for split, members in parts.items():
         for name in plan.formats:
-            writer = get_format(name, "write")
-            target = folder / f"{corpus.name}-{name}-{split}{'' if writer.writes_per_document else writer.extension}"
-            writer.writer(Corpus(members), target, written[name])  # type: ignore[misc]
+            write = get_format(name, "write").writer
+            write(Corpus(members), _target(folder, corpus.name, name, split), written[name])  # type: ignore[misc]
     if plan.views:
         from harmonize.views.html import write_views
 
         write_views(whole, release / "views" / corpus.name)
     return tally
+
+
+def _target(folder: Path, corpus: str, format_name: str, split: str) -> Path:
+    """Where a split is written in a format: ``CORPUS-FORMAT-SPLIT`` with the format's extension, or a folder of
+    that name for a format written as a file per document."""
+    from harmonize.converters import get_format
+
+    writer = get_format(format_name, "write")
+    return folder / f"{corpus}-{format_name}-{split}{'' if writer.writes_per_document else writer.extension}"
 
 
 def _split_text(corpus: CorpusRecipe) -> str:
