@@ -194,17 +194,6 @@ def safe_file_names(ids: Sequence[str | None], fallback: str = "document", reser
     return [names(document_id) for document_id in ids]
 
 
-def document_file_names(ids: Sequence[str | None], report: Report | None, fallback: str = "document",
-                        reserved: Sequence[str] = ()) -> list[str]:
-    """`safe_file_names`, with every id that did not become its own name counted in ``report``."""
-    names = safe_file_names(ids, fallback, reserved)
-    if report is not None:
-        for document_id, name in zip(ids, names):
-            if document_id is not None and document_id != name:
-                report.add(ID_RENAMED, f"{document_id!r} -> {name}")
-    return names
-
-
 def write_documents(documents: Sequence, out: Path, extension: str, render: Callable, report: Report) -> None:
     """Each document rendered (``render(document, report)`` -> text) into ``OUT/<safe id><extension>``; ``out`` may
     name one file with that extension when there is one document (writers of one file per document)."""
@@ -216,32 +205,45 @@ def write_documents(documents: Sequence, out: Path, extension: str, render: Call
                                               "(give a folder)")
         atomic_write_text(out, render(documents[0], report))
         return
-    files = DocumentFiles(out, extension, render, report)
+    files = DocumentFiles(out, text_file(extension, render), report)
     for document in documents:
         files.add(document)
+    files.publish()
+
+
+def text_file(extension: str, render: Callable) -> Callable:
+    """A `DocumentFiles` ``write``: the document rendered (``render(document, report)`` -> text) as
+    ``OUT/<name><extension>``."""
+    def write(document: Document, out: Path, name: str, report: Report) -> None:
+        atomic_write_text(out / f"{name}{extension}", render(document, report))
+
+    return write
 
 
 class DocumentFiles:
-    """Documents written one at a time (``add``) into ``OUT/<safe id><extension>``, ``render(document, report)``
-    giving each one's text: what `write_documents` writes for a folder of them at once, for documents that do not fit
-    in memory together. Each file is written atomically as it comes; ``publish`` and ``discard`` have nothing left to
-    do (as with `write_documents`, an error on the way leaves the files before it)."""
+    """Documents written one at a time (``add``) under ``out``, each by ``write(document, out, name, report)`` under a
+    name made safe from its id (`SafeFileNames`, with ``fallback`` and ``reserved``; a renamed id counted in
+    ``report``); ``publish`` ends with ``finish(out)``, what the folder holds besides (XMI's type system). The writers
+    of a file or folder per document write a corpus through it, and a build hands it documents as they are read.
+    Each file is written atomically as it comes; ``discard`` leaves those written (as an error on the way does)."""
 
-    def __init__(self, out: Path, extension: str, render: Callable, report: Report) -> None:
+    def __init__(self, out: Path, write: Callable, report: Report, fallback: str = "document",
+                 reserved: Sequence[str] = (), finish: Callable[[Path], None] | None = None) -> None:
         self.out = out
-        self.extension = extension
-        self.render = render
+        self.write = write
         self.report = report
-        self.names = SafeFileNames()
+        self.names = SafeFileNames(fallback, reserved)
+        self.finish = finish
 
     def add(self, document: Document) -> None:
         name = self.names(document.id)
         if document.id is not None and document.id != name:
             self.report.add(ID_RENAMED, f"{document.id!r} -> {name}")
-        atomic_write_text(self.out / f"{name}{self.extension}", self.render(document, self.report))
+        self.write(document, self.out, name, self.report)
 
     def publish(self) -> None:
-        pass
+        if self.finish is not None:
+            self.finish(self.out)
 
     def discard(self) -> None:
         pass

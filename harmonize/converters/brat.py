@@ -38,7 +38,7 @@ from harmonize.converters.corefud import escape_value, unescape_value
 from harmonize.converters.surface import document_text
 from harmonize.converters.text import document_from_text, tokenized
 from harmonize.errors import FormatError, Problems, Report, check_choice
-from harmonize.io import atomic_write_text, document_file_names, paused_gc, read_text
+from harmonize.io import DocumentFiles, atomic_write_text, paused_gc, read_text
 from harmonize.schemas.model import Bridge, Corpus, Document, Mention, Node
 
 TOKENS = ("whitespace", "rules", "parser")
@@ -421,11 +421,19 @@ def _nearest(anaphor: Mention, candidates: list[Mention]) -> Mention | None:
 
 def write_brat(corpus: Corpus, out: str | Path, report: Report | None = None) -> None:
     """Each document as ``OUT/<id>.txt`` and ``OUT/<id>.ann``."""
-    report = report if report is not None else Report()
-    out = Path(out)
-    names = document_file_names([d.id for d in corpus.documents], report)
+    files = brat_files(Path(out), report if report is not None else Report())
     with paused_gc():
-        for name, document in zip(names, corpus.documents):
-            text, ann = format_brat(document, report)
-            atomic_write_text(out / f"{name}.txt", text)
-            atomic_write_text(out / f"{name}.ann", ann)
+        for document in corpus.documents:
+            files.add(document)
+    files.publish()
+
+
+def brat_files(out: Path, report: Report) -> DocumentFiles:
+    """`write_brat` a document at a time (``add``, then ``publish``)."""
+    return DocumentFiles(out, _write_document, report)
+
+
+def _write_document(document: Document, out: Path, name: str, report: Report) -> None:
+    text, ann = format_brat(document, report)
+    atomic_write_text(out / f"{name}.txt", text)
+    atomic_write_text(out / f"{name}.ann", ann)

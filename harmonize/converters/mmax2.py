@@ -47,7 +47,7 @@ from lxml import etree
 from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, MMAX2_EMPTY, cross_sentence_parts
 from harmonize.converters.xmltext import escape, quoteattr
 from harmonize.errors import FormatError, Problems, Report, check_choice
-from harmonize.io import atomic_write_text, document_file_names, paused_gc
+from harmonize.io import DocumentFiles, atomic_write_text, paused_gc
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Mention, Node, Sentence, made_sentence_id
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True,
@@ -460,11 +460,16 @@ _COMMON_PATHS = """<?xml version="1.0" encoding="UTF-8"?>
 
 def write_mmax2(corpus: Corpus, out: str | Path, report: Report | None = None) -> None:
     """Write each document as an MMAX2 project folder ``OUT/<name>/``."""
-    report = report if report is not None else Report()
-    out = Path(out)
-    names = document_file_names([d.id for d in corpus.documents], report)
-    for name, document in zip(names, corpus.documents):
-        _write_project(document, out / name, name, report)
+    files = mmax2_files(Path(out), report if report is not None else Report())
+    for document in corpus.documents:
+        files.add(document)
+    files.publish()
+
+
+def mmax2_files(out: Path, report: Report) -> DocumentFiles:
+    """`write_mmax2` a document at a time (``add``, then ``publish``)."""
+    return DocumentFiles(out, lambda document, folder, name, report: _write_project(document, folder / name, name,
+                                                                                     report), report)
 
 
 def _write_project(document: Document, folder: Path, name: str, report: Report) -> None:

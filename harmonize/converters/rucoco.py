@@ -47,7 +47,7 @@ from pathlib import Path
 from harmonize.converters.choices import RUCOCO_ALIGNMENTS
 from harmonize.converters.surface import document_text, escape_spaces, set_gap
 from harmonize.errors import FormatError, Problems, Report, check_choice
-from harmonize.io import paused_gc, read_text, write_documents
+from harmonize.io import DocumentFiles, paused_gc, read_text, text_file, write_documents
 from harmonize.schemas.model import INCLUDES, CommentSlot, Corpus, Document, Entity, Node, Sentence, made_sentence_id
 
 _SECTION = re.compile(r"\d{4}_([A-Za-z]+)_")
@@ -464,6 +464,11 @@ def _mention_span(mention, offsets: dict[Node, CharSpan], report: Report, docume
                    f"{document_id}: {mention.attrs[EDGE_SPACE]!r}")
         return start, end
     return start - int(edge.group(1)), end + int(edge.group(2))
+
+
+def rucoco_files(out: Path, report: Report) -> DocumentFiles:
+    """`write_rucoco` into a folder a document at a time (``add``, then ``publish``)."""
+    return DocumentFiles(out, text_file(".json", format_rucoco), report)
 
 
 def write_rucoco(corpus: Corpus, out: str | Path, report: Report | None = None) -> None:

@@ -66,7 +66,7 @@ from harmonize.converters.surface import (
 )
 from harmonize.converters.xmltext import escape, quoteattr
 from harmonize.errors import FormatError, Problems, Report, check_choice
-from harmonize.io import atomic_write_bytes, document_file_names, paused_gc
+from harmonize.io import DocumentFiles, atomic_write_bytes, paused_gc
 from harmonize.schemas.model import (
     CommentSlot,
     Corpus,
@@ -846,19 +846,26 @@ _MODEL_MISC = frozenset(SPACING_KEYS)
 
 def write_tei(corpus: Corpus, path: str | Path, report: Report | None = None, gzip: str = "no") -> None:
     """Write every document as a folder ``path/<document id>/`` of the five layers (``.xml.gz`` with gzip=yes)."""
-    report = report if report is not None else Report()
-    out = Path(path)
-    names = document_file_names([d.id for d in corpus.documents], report, "doc")
+    files = tei_files(Path(path), report if report is not None else Report(), gzip)
     with paused_gc():
-        for name, document in zip(names, corpus.documents):
-            for layer, text in format_tei_document(document, report).items():
-                data = text.encode("utf-8")
-                plain = out / name / f"{layer}.xml"
-                target, other = (plain.with_name(plain.name + ".gz"), plain) if gzip == "yes" else (
-                    plain, plain.with_name(plain.name + ".gz"))
-                atomic_write_bytes(target, _gzip(data) if gzip == "yes" else data)
-                # A stale layer of the other kind would shadow this one (readers take the plain file first).
-                other.unlink(missing_ok=True)
+        for document in corpus.documents:
+            files.add(document)
+    files.publish()
+
+
+def tei_files(out: Path, report: Report, gzip: str = "no") -> DocumentFiles:
+    """`write_tei` a document at a time (``add``, then ``publish``)."""
+    def write(document: Document, folder: Path, name: str, report: Report) -> None:
+        for layer, text in format_tei_document(document, report).items():
+            data = text.encode("utf-8")
+            plain = folder / name / f"{layer}.xml"
+            target, other = (plain.with_name(plain.name + ".gz"), plain) if gzip == "yes" else (
+                plain, plain.with_name(plain.name + ".gz"))
+            atomic_write_bytes(target, _gzip(data) if gzip == "yes" else data)
+            # A stale layer of the other kind would shadow this one (readers take the plain file first).
+            other.unlink(missing_ok=True)
+
+    return DocumentFiles(out, write, report, fallback="doc")
 
 
 def _gzip(data: bytes) -> bytes:

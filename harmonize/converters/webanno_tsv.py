@@ -43,7 +43,7 @@ from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, cross_sentence
 from harmonize.converters.corefud import escape_value, unescape_value
 from harmonize.converters.surface import document_text, set_gap
 from harmonize.errors import FormatError, Problems, Report, check_choice
-from harmonize.io import paused_gc, read_text, write_documents
+from harmonize.io import DocumentFiles, paused_gc, read_text, text_file, write_documents
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Node, Sentence
 from harmonize.schemas.signature import document_signature
 
@@ -456,6 +456,11 @@ def _report_lost(document: Document, entity: Entity, report: Report) -> None:
     if entity.attrs:
         report.add("entity attributes the coreference layer cannot hold (not written)",
                    f"{document.id}: {', '.join(sorted(entity.attrs))}")
+
+
+def webanno_tsv_files(out: Path, report: Report) -> DocumentFiles:
+    """`write_webanno_tsv` into a folder a document at a time (``add``, then ``publish``)."""
+    return DocumentFiles(out, text_file(".tsv", format_webanno_tsv), report)
 
 
 def write_webanno_tsv(corpus: Corpus, out: str | Path, report: Report | None = None) -> None:

@@ -39,7 +39,7 @@ from harmonize.converters.corefud import escape_value, unescape_value
 from harmonize.converters.surface import document_text, set_gap
 from harmonize.converters.webanno_tsv import REFTYPE, empty_node_after
 from harmonize.errors import FormatError, Problems, Report
-from harmonize.io import atomic_write_bytes, atomic_write_text, document_file_names, paused_gc
+from harmonize.io import DocumentFiles, atomic_write_bytes, atomic_write_text, paused_gc
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Node, Sentence
 
 SENTENCE = "de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Sentence"
@@ -350,11 +350,19 @@ def format_xmi(document: Document, report: Report, system=None) -> bytes:
 
 def write_xmi(corpus: Corpus, out: str | Path, report: Report | None = None) -> None:
     """Each document as ``OUT/<id>.xmi``, and ``OUT/TypeSystem.xml``."""
-    report = report if report is not None else Report()
-    out = Path(out)
-    system = dkpro_type_system()
-    names = document_file_names([d.id for d in corpus.documents], report, reserved=["TypeSystem"])
+    files = xmi_files(Path(out), report if report is not None else Report())
     with paused_gc():
-        for name, document in zip(names, corpus.documents):
-            atomic_write_bytes(out / f"{name}.xmi", format_xmi(document, report, system))
-        atomic_write_text(out / "TypeSystem.xml", system.to_xml())
+        for document in corpus.documents:
+            files.add(document)
+        files.publish()
+
+
+def xmi_files(out: Path, report: Report) -> DocumentFiles:
+    """`write_xmi` a document at a time (``add``; ``publish`` writes the type system)."""
+    system = dkpro_type_system()
+
+    def write(document: Document, folder: Path, name: str, report: Report) -> None:
+        atomic_write_bytes(folder / f"{name}.xmi", format_xmi(document, report, system))
+
+    return DocumentFiles(out, write, report, reserved=["TypeSystem"],
+                         finish=lambda folder: atomic_write_text(folder / "TypeSystem.xml", system.to_xml()))
