@@ -1,5 +1,5 @@
-"""build a document at a time: where every format a recipe asks for takes documents one at a time (CorefUD,
-CoNLL-2012, jsonlines, RuCoCo, WebAnno TSV), a corpus is read twice, a piece at a time, instead of held whole. The release must be byte for byte the one a build
+"""build a document at a time: where every format a recipe asks for takes documents one at a time (all but Parquet
+and UA), a corpus is read twice, a piece at a time, instead of held whole. The release must be byte for byte the one a build
 holding the corpus whole makes: for readers with and without a header of their own, a share split and a corpus' own
 split, a rule over the corpus (unique-ids) ruling a large file's pieces, statistics, views, questions and
 validation."""
@@ -63,7 +63,7 @@ from = "ecbplus"
 input = ["{SHARED_DATA}/ecbplus/ECB+/1", "{SHARED_DATA}/ecbplus/ECB+/2"]
 
 [outputs]
-formats = ["corefud", "conll2012", "jsonlines", "rucoco", "webanno-tsv"]
+formats = ["corefud", "conll2012", "jsonlines", "rucoco", "webanno-tsv", "brat", "xmi", "tei", "mmax2"]
 stats = true
 views = true
 pcr = true
@@ -94,6 +94,7 @@ def test_a_streamed_build_is_the_held_build_byte_for_byte(tmp_path: Path, monkey
                  "en_parcorfull/en_parcorfull-corefud-dev.conllu", "en_ecbplus/en_ecbplus-conll2012-dev.conll"):
         assert name in files, name
     assert sum(name.startswith("en_gum/en_gum-rucoco-") and name.endswith(".json") for name in files) == 6
+    assert sum(name.startswith("en_gum/en_gum-xmi-") and name.endswith("TypeSystem.xml") for name in files) == 3
 
 
 def test_a_reading_error_leaves_no_split_file_behind(tmp_path: Path) -> None:

@@ -185,15 +185,14 @@ def _jsonlines_writer(path: Path, report: Report, facts: list) -> JsonlinesWrite
     return JsonlinesWriter(path, report)
 
 
-def _document_files(module: str, render: str, extension: str) -> Callable[[Path, Report, list], DocumentFiles]:
-    """The writer maker of a format written as a file per document (`harmonize.io.DocumentFiles`)."""
+def _document_files(module: str, factory: str) -> Callable[[Path, Report, list], DocumentFiles]:
+    """The writer maker of a format written as a file or folder per document: ``factory`` of ``module``
+    (`harmonize.io.DocumentFiles`)."""
 
     def writer(path: Path, report: Report, facts: list) -> DocumentFiles:
         from importlib import import_module
 
-        from harmonize.io import DocumentFiles
-
-        return DocumentFiles(path, extension, getattr(import_module(f"harmonize.converters.{module}"), render), report)
+        return getattr(import_module(f"harmonize.converters.{module}"), factory)(path, report)
 
     return writer
 
@@ -205,8 +204,10 @@ STREAMED_FORMATS: dict[str, tuple[Callable[[Document], object], Callable[[Path, 
     "corefud": (_corefud_facts, _corefud_writer),
     "conll2012": (_conll2012_facts, _conll2012_writer),
     "jsonlines": (lambda document: None, _jsonlines_writer),
-    "rucoco": (lambda document: None, _document_files("rucoco", "format_rucoco", ".json")),
-    "webanno-tsv": (lambda document: None, _document_files("webanno_tsv", "format_webanno_tsv", ".tsv")),
+    **{name: (lambda document: None, _document_files(module, factory)) for name, module, factory in (
+        ("rucoco", "rucoco", "rucoco_files"), ("webanno-tsv", "webanno_tsv", "webanno_tsv_files"),
+        ("brat", "brat", "brat_files"), ("xmi", "xmi", "xmi_files"), ("tei", "tei", "tei_files"),
+        ("mmax2", "mmax2", "mmax2_files"))},
 }
 
 
