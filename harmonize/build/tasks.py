@@ -7,10 +7,10 @@ import hashlib
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from harmonize.build import opened_files
 from harmonize.build.recipe import SPLITS, CorpusRecipe, Recipe, SplitShares
@@ -20,11 +20,7 @@ from harmonize.schemas.model import Corpus, Document
 
 if TYPE_CHECKING:
     from harmonize.conversion import Steps
-    from harmonize.converters.conll2012 import Conll2012Writer
-    from harmonize.converters.corefud import CorefudWriter
-    from harmonize.converters.jsonlines import JsonlinesWriter
     from harmonize.converters.registry import Format
-    from harmonize.io import DocumentFiles
 
 OVERVIEW = ("documents", "sentences", "words", "zeros", "mentions", "entities", "singletons", "mention_length",
             "entity_length", "split_antecedents")
@@ -155,67 +151,20 @@ def _split_order(names: set[str]) -> list[str]:
     return [s for s in SPLITS if s in names] + sorted(names - set(SPLITS))
 
 
-def _corefud_facts(document: Document) -> object:
-    from harmonize.converters.corefud import header_wanted
+def _streams(plan: Recipe) -> bool:
+    """Whether every format the recipe asks for has a writer that takes documents one at a time
+    (`harmonize.converters.registry.Format.document_writer`)."""
+    from harmonize.converters import get_format
 
-    return header_wanted(document)
-
-
-def _corefud_writer(path: Path, report: Report, facts: list) -> CorefudWriter:
-    from harmonize.converters.corefud import CorefudWriter, shared_header
-
-    return CorefudWriter(path, report, shared_header(facts))
-
-
-def _conll2012_facts(document: Document) -> object:
-    from harmonize.converters.conll2012 import numbering_facts
-
-    return numbering_facts(document)
-
-
-def _conll2012_writer(path: Path, report: Report, facts: list) -> Conll2012Writer:
-    from harmonize.converters.conll2012 import Conll2012Writer, cross_document_numbers
-
-    return Conll2012Writer(path, report, cross_document_numbers(facts))
-
-
-def _jsonlines_writer(path: Path, report: Report, facts: list) -> JsonlinesWriter:
-    from harmonize.converters.jsonlines import JsonlinesWriter
-
-    return JsonlinesWriter(path, report)
-
-
-def _document_files(module: str, factory: str) -> Callable[[Path, Report, list], DocumentFiles]:
-    """The writer maker of a format written as a file or folder per document: ``factory`` of ``module``
-    (`harmonize.io.DocumentFiles`)."""
-
-    def writer(path: Path, report: Report, facts: list) -> DocumentFiles:
-        from importlib import import_module
-
-        return getattr(import_module(f"harmonize.converters.{module}"), factory)(path, report)
-
-    return writer
-
-
-# Formats whose writer takes a split's documents one at a time: what a first pass keeps of each document for it, and
-# its writer of a split made from what was kept of the split's documents. Where a recipe asks for these alone, a
-# corpus is read twice a piece at a time instead of held whole (see `build_corpus`).
-STREAMED_FORMATS: dict[str, tuple[Callable[[Document], object], Callable[[Path, Report, list], Any]]] = {
-    "corefud": (_corefud_facts, _corefud_writer),
-    "conll2012": (_conll2012_facts, _conll2012_writer),
-    "jsonlines": (lambda document: None, _jsonlines_writer),
-    **{name: (lambda document: None, _document_files(module, factory)) for name, module, factory in (
-        ("rucoco", "rucoco", "rucoco_files"), ("webanno-tsv", "webanno_tsv", "webanno_tsv_files"),
-        ("brat", "brat", "brat_files"), ("xmi", "xmi", "xmi_files"), ("tei", "tei", "tei_files"),
-        ("mmax2", "mmax2", "mmax2_files"))},
-}
+    return all(get_format(name, "write").document_writer is not None for name in plan.formats)
 
 
 def build_corpus(corpus: CorpusRecipe, plan: Recipe, release_folder: str, key: str) -> dict:
     """Read, rule, parse, split and write one corpus with its statistics, views, questions and validation; write
     its cache entry last; return its summary.
 
-    Where every format asked for is in `STREAMED_FORMATS`, the corpus goes through a document at a time, so that
+    Where every format asked for has a writer that takes documents one at a time (`_streams`), the corpus goes
+    through a document at a time, so that
     memory follows a piece of the input (a file, or a piece of a large CorefUD file), not the corpus: a first pass
     reads and rules it for what splitting and the writers' headers need of each document (`DocumentFacts`, the
     header it wants), a second reads and rules it again and hands each document to its split's writer, the counts,
@@ -232,7 +181,7 @@ def build_corpus(corpus: CorpusRecipe, plan: Recipe, release_folder: str, key: s
     folder = release / corpus.name
     written: dict[str, Report] = {name: Report() for name in plan.formats}
     with paused_gc():
-        if all(name in STREAMED_FORMATS for name in plan.formats):
+        if _streams(plan):
             tally = _build_streamed(corpus, plan, release, reader, steps, report, written)
         else:
             tally = _build_held(corpus, plan, release, reader, steps, report, written)
@@ -328,22 +277,25 @@ def _build_streamed(corpus: CorpusRecipe, plan: Recipe, release: Path, reader: F
                     written: dict[str, Report]) -> _Tally:
     """`build_corpus` a document at a time: what splitting and each split's writers need, then the documents again
     to their split's writers, the tally and the views."""
+    from harmonize.converters import get_format
+
+    formats = {name: get_format(name, "write") for name in plan.formats}
     facts: list[DocumentFacts] = []
-    kept: dict[str, list] = {name: [] for name in plan.formats}  # per format, what its writer needs of each document
+    kept: dict[str, list] = {name: [] for name in formats}  # per format, what its writer needs of each document
     for piece in _ruled_pieces(corpus, reader, steps, Report()):  # what the second pass reports is the report
         for document in piece.documents:
             facts.append(DocumentFacts.of(document))
-            for name in plan.formats:
-                kept[name].append(STREAMED_FORMATS[name][0](document))
+            for name, writer in formats.items():
+                kept[name].append(writer.keeps(document) if writer.keeps is not None else None)
         piece.release()
     if not facts:
         raise HarmonizeError(f"corpus {corpus.name}: no documents in its input")
     split_of = assign_splits(corpus, facts, report)
     tally = _Tally(corpus, plan, split_of)
     folder = release / corpus.name
-    writers = {split: [STREAMED_FORMATS[name][1](
+    writers = {split: [writer.document_writer(  # type: ignore[misc]
         _target(folder, corpus.name, name, split), written[name],
-        [k for f, k in zip(facts, kept[name]) if split_of[f.id] == split]) for name in plan.formats]
+        [k for f, k in zip(facts, kept[name]) if split_of[f.id] == split]) for name, writer in formats.items()]
         for split in tally.overviews}
     del facts, kept
 

@@ -30,6 +30,9 @@ register(
         extension=".conllu",
         reader=lambda path, lenient, report: _module("corefud").read_corefud(path, lenient, report),
         writer=lambda corpus, path, report: _module("corefud").write_corefud(corpus, path, report),
+        document_writer=lambda path, report, kept: _module("corefud").CorefudWriter(
+            path, report, _module("corefud").shared_header(kept)),
+        keeps=lambda document: _module("corefud").header_wanted(document),
     )
 )
 
@@ -41,6 +44,9 @@ register(
         reader=lambda path, lenient, report: _module("conll2012").read_conll2012(path, lenient, report),
         writer=lambda corpus, path, report, layout=None, discontinuous="drop": _module("conll2012").write_conll2012(
             corpus, path, report, layout, discontinuous),
+        document_writer=lambda path, report, kept: _module("conll2012").Conll2012Writer(
+            path, report, _module("conll2012").cross_document_numbers(kept)),
+        keeps=lambda document: _module("conll2012").numbering_facts(document),
         options={
             "layout": (CONLL2012_LAYOUTS, "rewrite every document in this layout (default: as read, else ontonotes)"),
             "discontinuous": (DISCONTINUOUS_POLICIES, DISCONTINUOUS_HELP),
@@ -72,6 +78,7 @@ register(
         reader=lambda path, lenient, report: _module("jsonlines").read_jsonlines(path, lenient, report),
         writer=lambda corpus, path, report, discontinuous="drop", singletons="keep": _module(
             "jsonlines").write_jsonlines(corpus, path, report, discontinuous, singletons),
+        document_writer=lambda path, report, kept: _module("jsonlines").JsonlinesWriter(path, report),
         options={
             "discontinuous": (DISCONTINUOUS_POLICIES, DISCONTINUOUS_HELP),
             "singletons": (("keep", "drop"), "keep one-mention clusters, or drop them"),
@@ -99,6 +106,7 @@ register(
         reader=lambda path, lenient, report, zeros="empty-node": _module("tei").read_tei(
             path, lenient, report, zeros),
         writer=lambda corpus, path, report, gzip="no": _module("tei").write_tei(corpus, path, report, gzip),
+        document_writer=lambda path, report, kept: _module("tei").tei_files(path, report),
         options={"gzip": (("no", "yes"), "write the layers gzipped (NAME.xml.gz)")},
         reader_options={"zeros": (TEI_ZERO_POLICIES, ("a zero subject as an empty node after its verb (CorefUD), "
                                                       "or as the mention on the verb (the PCC's own convention)"))},
@@ -115,6 +123,7 @@ register(
         reader=lambda path, lenient, report, levels="", cross_sentence="first-part", empty="keep": _module(
             "mmax2").read_mmax2(path, lenient, report, levels, cross_sentence, empty),
         writer=lambda corpus, path, report: _module("mmax2").write_mmax2(corpus, path, report),
+        document_writer=lambda path, report, kept: _module("mmax2").mmax2_files(path, report),
         reader_options={
             "levels": ((), ("the levels whose markables are mentions, comma-separated (default: the levels whose "
                             "scheme declares a set or pointer attribute, the levels pointed into, and in pointer-based "
@@ -136,6 +145,7 @@ register(
         reader=lambda path, lenient, report, alignment="split": _module("rucoco").read_rucoco(
             path, lenient, report, alignment),
         writer=lambda corpus, path, report: _module("rucoco").write_rucoco(corpus, path, report),
+        document_writer=lambda path, report, kept: _module("rucoco").rucoco_files(path, report),
         reader_options={"alignment": (RUCOCO_ALIGNMENTS, (
             "a mention edge inside a razdel token: cut the token there, refuse it, or move the edge to the tokens "
             "inside (contract) or overlapping (expand) the span"))},
@@ -173,6 +183,7 @@ register(
         relation_layer="": _module("webanno_tsv").read_webanno_tsv(path, lenient, report, cross_sentence, chain_layer,
                                                                     span_layer, relation_layer),
         writer=lambda corpus, path, report: _module("webanno_tsv").write_webanno_tsv(corpus, path, report),
+        document_writer=lambda path, report, kept: _module("webanno_tsv").webanno_tsv_files(path, report),
         reader_options={
             "cross_sentence": (CROSS_SENTENCE_POLICIES, CROSS_SENTENCE_HELP),
             "chain_layer": ((), "the chain layer to read (default: the first #T_CH layer)"),
@@ -194,6 +205,7 @@ register(
         reader=lambda path, lenient, report, typesystem="", span_layer="", relation_layer="": _module(
             "xmi").read_xmi(path, lenient, report, typesystem, span_layer, relation_layer),
         writer=lambda corpus, path, report: _module("xmi").write_xmi(corpus, path, report),
+        document_writer=lambda path, report, kept: _module("xmi").xmi_files(path, report),
         reader_options={
             "typesystem": ((), "the type system XML (default: TypeSystem.xml beside the input, else the DKPro Core "
                                "types harmonize writes)"),
@@ -214,6 +226,7 @@ register(
         reader=lambda path, lenient, report, tokens="whitespace", coref="auto", relation="Coreference",
         tokenizer="": _module("brat").read_brat(path, lenient, report, tokens, coref, relation, tokenizer),
         writer=lambda corpus, path, report: _module("brat").write_brat(corpus, path, report),
+        document_writer=lambda path, report, kept: _module("brat").brat_files(path, report),
         reader_options={
             "tokens": (("whitespace", "rules", "parser"), "words at white space, one sentence per line (pretokenized "
                        "text, LitBank), from harmonize's rule-based splitter, or from the tokenizer= engine"),

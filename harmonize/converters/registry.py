@@ -9,14 +9,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from harmonize.errors import HarmonizeError, Report
-from harmonize.schemas.model import Corpus
+from harmonize.schemas.model import Corpus, Document
 
 # path, lenient, report, then the reader's options (see Format.reader_options) as keyword arguments
 Reader = Callable[..., Corpus]
 # corpus, output path, report, then the writer's options (see Format.options) as keyword arguments
 Writer = Callable[..., None]
+class DocumentWriter(Protocol):
+    """A writer that takes documents one at a time (see `Format.document_writer`)."""
+
+    def add(self, document: Document) -> None: ...
+
+    def publish(self) -> None: ...
+
+    def discard(self) -> None: ...
+
+
 # Reader options every format takes, applied to the corpus read rather than passed to the reader.
 COMMON_READER_OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "lang": ((), "the documents' language, an ISO 639 code (stanza parses in it; overrides the format's)"),
@@ -47,6 +58,12 @@ class Format:
     writes_per_document: bool = False
     # The writer takes every input's documents at once and writes one set of files for them all (mention lists).
     joins_inputs: bool = False
+    # The writer taking one output's documents one at a time (``add``, then ``publish``; ``discard`` on an error),
+    # made from the output path, the report and what ``keeps`` kept of each of the output's documents on a first
+    # pass (None each without ``keeps``): a build hands it documents as it reads them instead of holding a corpus.
+    # None: the writer takes a corpus at once.
+    document_writer: Callable[[Path, Report, list], DocumentWriter] | None = None
+    keeps: Callable[[Document], object] | None = None
 
     def located(self, path: Path) -> Path:
         """The input ``path`` names for this format (see ``locate``)."""
