@@ -7,7 +7,7 @@ import hashlib
 import json
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,8 +22,6 @@ if TYPE_CHECKING:
     from harmonize.conversion import Steps
     from harmonize.converters.registry import Format
 
-OVERVIEW = ("documents", "sentences", "words", "zeros", "mentions", "entities", "singletons", "mention_length",
-            "entity_length", "split_antecedents")
 ECBPLUS_DEV = ("2", "5", "12", "18", "21", "23", "34", "35")  # Cybulska & Vossen 2015, as ariecattan/coref uses it
 
 
@@ -137,14 +135,6 @@ class Overview:
             "entity_length": round(self.mentions / self.entities, 2) if self.entities else 0.0,
             "split_antecedents": self.split_antecedents,
         }
-
-
-def overview(documents: Iterable[Document]) -> dict[str, float]:
-    """The collection table's row for ``documents`` (see `Overview`)."""
-    counted = Overview()
-    for document in documents:
-        counted.add(document)
-    return counted.row()
 
 
 def _split_order(names: set[str]) -> list[str]:
