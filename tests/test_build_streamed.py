@@ -1,8 +1,8 @@
-"""build a document at a time: where every format a recipe asks for takes documents one at a time (all but Parquet
-and UA), a corpus is read twice, a piece at a time, instead of held whole. The release must be byte for byte the one a build
-holding the corpus whole makes: for readers with and without a header of their own, a share split and a corpus' own
-split, a rule over the corpus (unique-ids) ruling a large file's pieces, statistics, views, questions and
-validation."""
+"""build a document at a time: where every format a recipe asks for takes documents one at a time (all but
+Parquet, UA and mentions-json), a corpus is read twice, a piece at a time, instead of held whole. The release must
+be byte for byte the one a build holding the corpus whole makes: for readers with and without a header of their
+own, a share split and a corpus' own split, a rule over the corpus (unique-ids) ruling a large file's pieces,
+statistics, views, questions and validation."""
 
 from __future__ import annotations
 
