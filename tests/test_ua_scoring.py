@@ -169,6 +169,21 @@ def test_malformed_markables_name_file_line_and_reason_or_are_dropped(tmp_path: 
     assert lenient.report.counts["unbalanced markable brackets"] == 2 and lenient.conll == 1  # key and response
 
 
+def test_a_response_whose_words_differ_from_the_key_is_refused_naming_where(tmp_path: Path) -> None:
+    key = FIXTURES / "ua_dd" / "dd.key"
+    text = key.read_text(encoding="utf-8")
+    renamed, truncated = tmp_path / "renamed.response", tmp_path / "truncated.response"
+    renamed.write_text(text.replace("3\ta\t", "3\tone\t", 1), encoding="utf-8")
+    truncated.write_text(text[:text.index("# sent_id = dd-1-4")], encoding="utf-8")
+    with pytest.raises(HarmonizeError, match=r"'dd-1', sentence 3, token 3: key has 'a', response has sentence 3, "
+                                             r"token 3 'one'"):
+        score_files(key, renamed, "ua")
+    # Positions alone, as the reference's own cases need:
+    assert score_files(key, renamed, "ua", forms=False).metrics == score_files(key, key, "ua").metrics
+    with pytest.raises(HarmonizeError, match="the response is truncated"):
+        score_files(key, truncated, "ua", forms=False)
+
+
 def test_mutated_ua_files_are_scored_or_refused_in_one_line(tmp_path: Path) -> None:
     """Fuzzing the scorer's reader as the other readers are fuzzed: bytes of the shared cases replaced by
     characters that matter to the format; never a bare traceback."""

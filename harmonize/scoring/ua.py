@@ -132,7 +132,7 @@ class UADocument:
     """A document as the UA scorer sees it."""
 
     id: str | None
-    words: list[tuple[int, str, str]]
+    words: list[str]  # a string a sentence, as `harmonize.scoring.score.document_words` gives them
     entities: dict[str, _Entity]
     bridges: dict[Markable, Markable]
 
@@ -183,8 +183,7 @@ class _UAReader:
             if line.startswith("#"):
                 self.comment(number, line)
             elif not line.strip():
-                self.sentence += self.sentence_open
-                self.sentence_open = False
+                self.end_sentence()
             else:
                 self.token(number, line)
         self.finish()
@@ -192,9 +191,10 @@ class _UAReader:
 
     def start(self, document_id: str | None) -> None:
         self.document_id = document_id
-        self.words: list[tuple[int, str, str]] = []
-        self.position = self.sentence = 0
-        self.sentence_open = False
+        self.words: list[str] = []
+        self.sentence: list[str] = []  # the open sentence's words, "ID<tab>FORM" (the ID alone without forms)
+        self.position = 0
+        self.sentence_open = False  # a token line since the last sentence ended (empty nodes alone count)
         self.brackets: dict[str, _Brackets] = {}
         self.elements: dict[str, list[str]] = {}  # plural EntityID -> MarkableIDs naming it, a bracket each
         self.open: list[str] = []
@@ -222,8 +222,8 @@ class _UAReader:
         self.started = self.sentence_open = True
         node_id = fields[self.id_place] if self.id_place < count else "_"
         if "." not in node_id and "-" not in node_id:
-            form = (fields[self.form_place] if self.form_place < count else "_") if self.forms else ""
-            self.words.append((self.sentence, node_id, form))
+            self.sentence.append(f"{node_id}\t{fields[self.form_place] if self.form_place < count else '_'}"
+                                 if self.forms else node_id)
         if self.markable_place < count:
             cell = fields[self.markable_place]
             if cell != "_" and cell:
@@ -238,6 +238,11 @@ class _UAReader:
                     else:
                         self.anchors[info["MarkableID"]] = (info["MentionAnchor"], number)
         self.position += 1
+
+    def end_sentence(self) -> None:
+        if self.sentence_open:
+            self.words.append("\n".join(self.sentence))
+            self.sentence, self.sentence_open = [], False
 
     def markables(self, number: int, cell: str) -> None:
         closings, openings = markable_cell(cell)
@@ -266,6 +271,7 @@ class _UAReader:
     def finish(self) -> None:
         if not self.started:
             return
+        self.end_sentence()
         for markable in self.open:
             self.problem(self.brackets[markable].line, "unbalanced markable brackets", f"{markable} is never closed")
             del self.brackets[markable]
