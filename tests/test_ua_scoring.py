@@ -184,6 +184,25 @@ def test_a_response_whose_words_differ_from_the_key_is_refused_naming_where(tmp_
         score_files(key, truncated, "ua", forms=False)
 
 
+def test_reading_the_response_in_a_worker_changes_nothing(tmp_path: Path, monkeypatch) -> None:
+    from harmonize.scoring import score as scoring
+
+    key, response = FIXTURES / "ua_dd" / "dd.key", FIXTURES / "ua_dd" / "dd-1.response"
+    monkeypatch.setattr(scoring, "WORKER_BYTES", 0)
+    for options in ({}, {"discourse_deixis": True}, {"mode": "min", "bridging": True, "non_referring": True}):
+        assert score_files(key, response, "ua", jobs=2, **options).metrics == \
+            score_files(key, response, "ua", jobs=1, **options).metrics
+    broken = tmp_path / "broken.response"
+    text = key.read_text(encoding="utf-8")
+    broken.write_text(text.replace("\t(EntityID=d1|MarkableID=d1a\t", "\t_\t", 1), encoding="utf-8")
+    line = next(n for n, row in enumerate(text.split("\n"), 1) if row.startswith("4\tearly"))
+    with pytest.raises(FormatError) as raised:
+        score_files(key, broken, "ua", discourse_deixis=True, jobs=2)
+    assert (raised.value.path, raised.value.line) == (str(broken), line)
+    lenient = score_files(key, broken, "ua", discourse_deixis=True, jobs=2, lenient=True)
+    assert lenient.report.counts["unbalanced markable brackets"] == 1
+
+
 def test_mutated_ua_files_are_scored_or_refused_in_one_line(tmp_path: Path) -> None:
     """Fuzzing the scorer's reader as the other readers are fuzzed: bytes of the shared cases replaced by
     characters that matter to the format; never a bare traceback."""

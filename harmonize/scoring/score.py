@@ -9,10 +9,12 @@ de-duplication does. Singletons are left out of both sides unless asked for (the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from harmonize.converters import get_format
 from harmonize.errors import HarmonizeError, Report
@@ -442,6 +444,27 @@ WORKER_BYTES = 1 << 20
 IN_STEP_BYTES = 64 << 20
 
 
+def worker_pays(response: Path, jobs: int) -> bool:
+    """Whether reading ``response`` in a worker process, beside the key, saves time: two cores or more (``jobs``: 0
+    for all) and a response file large enough to pay for the process."""
+    from harmonize.conversion import usable_cores
+
+    return (jobs or usable_cores()) > 1 and response.is_file() and response.stat().st_size >= WORKER_BYTES
+
+
+def read_sides(read_key: Callable[[], Any], read_response: Callable[[], Any], worker: bool) -> tuple[Any, Any]:
+    """What the two readers give; with ``worker`` the response is read in a worker process while this one reads the
+    key (``read_response`` must pickle: a `functools.partial` of a module's function)."""
+    if not worker:
+        return read_key(), read_response()
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        future = pool.submit(read_response)
+        key_side = read_key()
+        return key_side, future.result()
+
+
 def score_files(
     key: str | Path,
     response: str | Path,
@@ -507,7 +530,7 @@ def score_files(
             raise HarmonizeError("--format ua is scored as the UA scorer does: no --cross-document, no --parse")
         settings = UASettings(singletons is not False, split_antecedents is not False, only_split_antecedents,
                               non_referring, bridging, discourse_deixis, mode == "min")
-        result = score_ua_files(key, response, settings, metrics, forms, lenient, read_options)
+        result = score_ua_files(key, response, settings, metrics, forms, lenient, read_options, jobs)
         if described is not None:
             result.settings = f"{described}\n{result.settings}"
         return result
@@ -534,22 +557,12 @@ def score_files(
         result = _score_in_step(key, response, sides, names, singletons, mode, split_antecedents, zeros)
         result.settings = described
         return result
-    from harmonize.conversion import usable_cores
-
     with paused_gc():
-        if may_use_worker and (jobs or usable_cores()) > 1 and response.is_file() and \
-                response.stat().st_size >= WORKER_BYTES:
-            from concurrent.futures import ProcessPoolExecutor
-
-            if reader.name == "corefud":
-                from harmonize.scoring import corefud_lines  # noqa: F401  (imported once, before the worker forks)
-            with ProcessPoolExecutor(max_workers=1) as pool:
-                future = pool.submit(read_scored, response, *sides)
-                key_documents, key_report = read_scored(key, *sides)
-                response_documents, response_report = future.result()
-        else:
-            key_documents, key_report = read_scored(key, *sides)
-            response_documents, response_report = read_scored(response, *sides)
+        if reader.name == "corefud":
+            from harmonize.scoring import corefud_lines  # noqa: F401  (imported once, before a worker forks)
+        (key_documents, key_report), (response_documents, response_report) = read_sides(
+            partial(read_scored, key, *sides), partial(read_scored, response, *sides),
+            may_use_worker and worker_pays(response, jobs))
         result = score_documents(key_documents, response_documents, names, singletons, mode, cross_document,
                                  split_antecedents, zeros)
         # Freed while the collector is paused: with it back on, its first pass would walk all they hold.

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from harmonize.converters import get_format
@@ -691,10 +692,12 @@ def read_ua_documents(path: str | Path, settings: UASettings, key: bool, forms: 
 
 
 def score_ua_files(key: str | Path, response: str | Path, settings: UASettings, metrics: list[str] | None = None,
-                   forms: bool = True, lenient: bool = False, read_options: dict[str, str] | None = None):
-    """Read and score two UA files or folders as ``harmonize score --format ua`` does; a `CorpusScore` whose
+                   forms: bool = True, lenient: bool = False, read_options: dict[str, str] | None = None,
+                   jobs: int = 0):
+    """Read and score two UA files or folders as ``harmonize score --format ua`` does (a large response read in a
+    worker process beside the key, as `harmonize.scoring.score.score_files` reads one); a `CorpusScore` whose
     ``settings`` line says what was scored."""
-    from harmonize.scoring.score import CorpusScore
+    from harmonize.scoring.score import CorpusScore, read_sides, worker_pays
 
     settings = settings.effective()
     unknown = [name for name in metrics or () if name not in UA_METRICS]
@@ -704,8 +707,9 @@ def score_ua_files(key: str | Path, response: str | Path, settings: UASettings, 
     if read_options:
         raise HarmonizeError("UA scoring reads markables as the UA scorer does: reader options (-I) do not apply")
     with paused_gc():  # markables by the ten thousand: no collector passes over them, freed before it is back
-        key_documents, key_report = read_ua_documents(key, settings, True, forms, lenient)
-        response_documents, response_report = read_ua_documents(response, settings, False, forms, lenient)
+        (key_documents, key_report), (response_documents, response_report) = read_sides(
+            partial(read_ua_documents, key, settings, True, forms, lenient),
+            partial(read_ua_documents, response, settings, False, forms, lenient), worker_pays(Path(response), jobs))
         totals, per_document = score_ua_documents(key_documents, response_documents, settings, metrics)
         del key_documents, response_documents
     result = CorpusScore(totals, len(per_document), partitions=per_document, settings=settings.describe())
