@@ -105,6 +105,46 @@ def test_a_saved_model_predicts_the_same(trained) -> None:
     assert format_corefud(first) == format_corefud(second)
 
 
+def test_the_thresholds_are_chosen_on_the_conll_the_scorer_gives(trained) -> None:
+    """`TuningConll` scores the clusterings the thresholds are chosen among from their labels: it must be
+    `kind_scores`' CoNLL to the last bit, for gold and detected mentions, the same words twice included."""
+    from harmonize.resolvers.cross_document import (
+        THRESHOLDS,
+        TuningConll,
+        cluster,
+        encode_documents,
+        scope_matrices,
+        scopes,
+        with_lemma_prior,
+        write_clusters,
+    )
+    from harmonize.resolvers.mention_detection import detect_mentions
+
+    model, _ = trained
+    text = topic_documents("3", 3) + topic_documents("4", 3)
+    gold = parse_corefud(text.replace("(e3-place-1-)", "(e3-place-1-)(e9-place-1-)", 1))  # a duplicate span
+    assert sum(len(d.mentions) for d in gold.documents) == 19
+    words = encode_documents(gold, model.encoder)
+    detected = fresh_copy(gold)
+    detect_mentions(detected, model.detector, words, model.detection)
+    compared = set()
+    for response in (gold, detected):
+        groups, matrices = scope_matrices(response, words, model.scorer, "topic")
+        for kind in ("event", "entity"):
+            tuning = TuningConll(gold, "topic", kind)
+            for prior in (0.0, 1.0):
+                for threshold in THRESHOLDS[::4]:
+                    labels = {key: cluster(with_lemma_prior(matrix, groups[key], prior), threshold)
+                              for key, matrix in matrices.items()}
+                    predicted = fresh_copy(response)
+                    write_clusters(predicted, scopes(predicted, "topic", {id(m): None for d in predicted.documents
+                                                                          for m in d.mentions}), labels)
+                    expected = kind_scores(gold, predicted, "topic", kind)["conll"]
+                    assert tuning.conll(groups, labels) == expected
+                    compared.add(round(expected, 6))
+    assert len(compared) > 3  # clusterings that score differently
+
+
 def test_the_lemma_prior_raises_same_lemma_pairs_only() -> None:
     import numpy as np
 

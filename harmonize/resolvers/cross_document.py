@@ -406,40 +406,86 @@ def load_model(folder: str | Path) -> CrossDocumentModel:
                              f"{str(error).splitlines()[0] if str(error) else ''})") from None
 
 
-def _choose_cut(dev: Corpus, response: Corpus, encoded: list, scorer: PairScorer, scope: str,
-                log: Callable[[str], None] | None, what: str, confidence: dict[int, float] | None = None
+class TuningConll:
+    """The CoNLL F1 of clusterings of one kind's mentions of the tuning part, as `kind_scores` counts it (exact
+    spans, singletons left out, MUC, B3 and CEAF-e summed over the scopes), from cluster labels, without a corpus
+    written and read per clustering: thresholds are chosen among a few hundred clusterings. A mention is its
+    document and words; the same words twice in a document count once on each side (the scorer drops duplicates)."""
+
+    def __init__(self, key: Corpus, scope: str, kind: str) -> None:
+        self.kind = kind
+        clusters: dict[tuple, set] = {}
+        for document in key.documents:
+            part, seen = scope_key(document, scope), set()
+            for entity in document.entities:
+                for mention in entity.mentions:
+                    identity = _identity(mention)
+                    if mention_kind(mention) == kind and identity not in seen:
+                        seen.add(identity)
+                        clusters.setdefault((part, entity.id), set()).add(identity)
+        self.key: dict[tuple, list[frozenset]] = {}
+        for (part, _), members in clusters.items():
+            if len(members) > 1:
+                self.key.setdefault(part, []).append(frozenset(members))
+
+    def conll(self, groups: dict[tuple, ScopeMentions], labels: dict[tuple, list[int]]) -> float:
+        """``labels``: (scope, block, kind) -> a cluster label per mention of ``groups``' scope (`cluster`)."""
+        from harmonize.scoring.metrics import b_cubed, ceaf_e, muc
+
+        clusters: dict[tuple, set] = {}
+        for key, group in groups.items():
+            if key[-1] == self.kind:
+                for mention, label in zip(group.mentions, labels[key]):
+                    clusters.setdefault((key[:-2], key, label), set()).add(_identity(mention))
+        response: dict[tuple, list[frozenset]] = {}
+        for (part, *_), members in clusters.items():
+            if len(members) > 1:
+                response.setdefault(part, []).append(frozenset(members))
+        totals = []
+        for metric in (muc, b_cubed, ceaf_e):
+            scores = [metric(self.key.get(part, []), response.get(part, [])) for part in {*self.key, *response}]
+            totals.append(sum(scores[1:], scores[0]).f1 if scores else 0.0)
+        return 100 * ((totals[0] + totals[1] + totals[2]) / 3)  # as CorpusScore.conll, to the last bit
+
+
+def _identity(mention: Mention) -> tuple:
+    return (mention.sentence.document.id, frozenset(w.order for w in mention.words))  # type: ignore[union-attr]
+
+
+def scope_matrices(response: Corpus, encoded: list, scorer: PairScorer, scope: str
+                   ) -> tuple[dict[tuple, ScopeMentions], dict[tuple, object]]:
+    """The response's scopes (`scopes`) and each one's matrix of P(coreferent) by ``scorer``."""
+    groups = scopes(response, scope, mention_vectors(response, encoded))
+    return groups, {key: probabilities(scorer, group) for key, group in groups.items()}
+
+
+def _choose_cut(dev: Corpus, response: Corpus, groups: dict[tuple, ScopeMentions], matrices: dict[tuple, object],
+                scope: str, log: Callable[[str], None] | None, what: str, confidence: dict[int, float] | None = None
                 ) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
     """Each kind's clustering threshold and lemma prior (`with_lemma_prior`) with the best CoNLL F1 of
-    ``response``'s mentions against ``dev`` (the tuning part), of equally good priors the smallest; then, for
-    detected mentions (their ``confidence``), the link gate (`with_link_gate`) and threshold with that prior, where a
-    gate does better than none."""
-    from harmonize.resolvers.neural import fresh_copy
-
-    groups = scopes(response, scope, mention_vectors(response, encoded))
-    matrices = {key: probabilities(scorer, group) for key, group in groups.items()}
+    ``response``'s mentions (in ``groups``, scored in ``matrices``: `scope_matrices`) against ``dev`` (the tuning
+    part), of equally good priors the smallest; then, for detected mentions (their ``confidence``), the link gate
+    (`with_link_gate`) and threshold with that prior, where a gate does better than none."""
     thresholds, priors, gates = {}, {}, {}
 
-    def best_cut(gate: float, prior: float, kind: str) -> tuple[float, float]:
+    def best_cut(gate: float, prior: float, kind: str, tuning: TuningConll) -> tuple[float, float]:
         raised = {key: with_link_gate(with_lemma_prior(matrix, groups[key], prior), groups[key], confidence or {},
-                                      gate) for key, matrix in matrices.items()}
-        conll = {}
-        for threshold in THRESHOLDS:
-            predicted = fresh_copy(response)
-            predicted_groups = scopes(predicted, scope, {id(m): None for d in predicted.documents for m in d.mentions})
-            write_clusters(predicted, predicted_groups, {key: cluster(raised[key], threshold) for key in groups})
-            conll[threshold] = kind_scores(dev, predicted, scope, kind)["conll"]
+                                      gate) for key, matrix in matrices.items() if key[-1] == kind}
+        conll = {threshold: tuning.conll(groups, {key: cluster(matrix, threshold) for key, matrix in raised.items()})
+                 for threshold in THRESHOLDS}
         threshold = middle_of_best(conll)
         return conll[threshold], threshold
 
     for kind in KINDS:
+        tuning = TuningConll(dev, scope, kind)
         best: tuple[float, float, float, float] | None = None  # (tuning CoNLL, gate, prior, threshold)
         for prior in LEMMA_PRIORS:
-            score, threshold = best_cut(0.0, prior, kind)
+            score, threshold = best_cut(0.0, prior, kind, tuning)
             if best is None or score > best[0] + 1e-9:
                 best = (score, 0.0, prior, threshold)
         assert best is not None
         for gate in LINK_GATES[1:] if confidence is not None else ():
-            score, threshold = best_cut(gate, best[2], kind)
+            score, threshold = best_cut(gate, best[2], kind, tuning)
             if score > best[0] + 1e-9:
                 best = (score, gate, best[2], threshold)
         thresholds[kind], priors[kind], gates[kind] = best[3], best[2], best[1]
@@ -466,8 +512,9 @@ def train_model(train: Corpus, tune: Corpus, scope: str = "topic", encoder: str 
     detected = fresh_copy(tune)
     confidence: dict[int, float] = {}
     detect_mentions(detected, detector, tune_words, detection, confidence=confidence)
-    cuts = {"gold": _choose_cut(tune, tune, tune_words, scorer, scope, log, "gold"),
-            "predicted": _choose_cut(tune, detected, tune_words, scorer, scope, log, "predicted", confidence)}
+    cuts = {"gold": _choose_cut(tune, tune, *scope_matrices(tune, tune_words, scorer, scope), scope, log, "gold"),
+            "predicted": _choose_cut(tune, detected, *scope_matrices(detected, tune_words, scorer, scope), scope, log,
+                                     "predicted", confidence)}
     return CrossDocumentModel(scorer, detector, {what: cut for what, (cut, _, _) in cuts.items()}, detection, encoder,
                               scope, {what: prior for what, (_, prior, _) in cuts.items()}, cuts["predicted"][2])
 
