@@ -21,6 +21,7 @@ from harmonize.converters.registry import COMMON_READER_OPTIONS, Format
 from harmonize.errors import HarmonizeError, Report
 from harmonize.io import atomic_write_text
 from harmonize.parsing import NO_PARSING, PARSE_HELP
+from harmonize.resolvers.protocol import FOLDS
 from harmonize.schemas.model import Corpus
 from harmonize.scoring.matching import DEFAULT_MATCHING, MATCHING_HELP
 from harmonize.scoring.metrics import ALL_METRICS, UA_METRICS
@@ -623,6 +624,10 @@ SchemeRules = Annotated[str | None, typer.Option(help="Scheme rules applied to t
 CrossDocument = Annotated[str | None, typer.Option(
     help="Cross-document coreference per 'topic', 'subtopic' or 'corpus' (ECB+; Cattan et al. 2021): mention "
          "detection, a pair scorer and average-linkage clustering inside each scope, events and entities apart.")]
+Folds = Annotated[int, typer.Option(
+    help="With --cross-document: the detection and clustering thresholds are chosen by this many folds of "
+         "cross-validation over the training topics (each scored by a model that never saw it); validate --folds 0 "
+         "chooses them on 4 training topics held out, resolve train --dev on the topics given.")]
 MaxMinutes = Annotated[float | None, typer.Option(
     "--max-minutes", help="Stop training after this many minutes (the epoch in progress is scored).")]
 
@@ -686,7 +691,7 @@ def resolve_with_lemmas(
 
 @resolve_app.command("train", epilog=_examples(
     "harmonize resolve train train/ --dev dev/ -o model/ --epochs 8",
-    "harmonize resolve train tr/ --dev dev/ --from ecbplus --cross-document topic",
+    "harmonize resolve train tr/ --from ecbplus --cross-document topic",
 ))
 def resolve_train(
     inputs: Annotated[list[Path], typer.Argument(help="Training files or folders.", show_default=False)],
@@ -696,6 +701,7 @@ def resolve_train(
     source: SourceFormat = "corefud",
     rules: SchemeRules = None,
     cross_document: CrossDocument = None,
+    folds: Folds = FOLDS,
     epochs: Epochs = None,
     encoder: Encoder = "minilm",
     device: Device = "auto",
@@ -706,7 +712,8 @@ def resolve_train(
     input_option: InputOptions = None,
 ) -> None:
     """Train the neural resolver; the model folder gets safetensors weights, config and tokenizer. With
-    --cross-document, the cross-document model (mention detector, pair scorer, thresholds chosen on --dev)."""
+    --cross-document, the cross-document model (mention detector, pair scorer, thresholds chosen by
+    cross-validation over the training topics, or on --dev: training topics held out, never a reported split)."""
     from harmonize.resolvers import read_corpus
     from harmonize.resolvers.model import ResolverConfig
     from harmonize.resolvers.neural import Training, train
@@ -717,7 +724,7 @@ def resolve_train(
     dev_corpus = read_corpus(dev, source, lenient, report, options, rules) if dev else None
     if cross_document is not None:
         _train_cross_document(train_corpus, dev_corpus, output, cross_document, epochs, encoder, device, seed,
-                              report)
+                              report, folds)
         return
     history = train(train_corpus, dev_corpus, output, ResolverConfig(encoder=encoder),
                     Training(epochs=epochs or 10, seed=seed, device=device, max_minutes=max_minutes), resume=resume,
@@ -728,14 +735,19 @@ def resolve_train(
 
 
 def _train_cross_document(train_corpus, dev_corpus, output: Path, scope: str, epochs: int | None, encoder: str,
-                          device: str, seed: int, report: Report) -> None:
-    from harmonize.resolvers.cross_document import train_model
+                          device: str, seed: int, report: Report, folds: int) -> None:
+    from harmonize.resolvers.cross_document import train_model, train_model_folds
 
-    if dev_corpus is None:
-        raise typer.BadParameter("--cross-document chooses its thresholds on dev: give --dev")
+    if dev_corpus is None and folds < 2:
+        raise typer.BadParameter("--cross-document chooses its thresholds by cross-validation (--folds 2 or more) "
+                                 "or on --dev: give one")
     with _scope_needed():
-        model = train_model(train_corpus, dev_corpus, _scope(scope), encoder, epochs or 4, seed, device, _say,
-                            report)
+        if dev_corpus is None:
+            model = train_model_folds(train_corpus, folds, _scope(scope), encoder, epochs or 4, seed, device, _say,
+                                      report)
+        else:
+            model = train_model(train_corpus, dev_corpus, _scope(scope), encoder, epochs or 4, seed, device, _say,
+                                report)
     model.save(output)
     _say_report(report)
     _say(f"wrote {output} (cross-document, per {scope})")
@@ -812,6 +824,7 @@ def validate(
     max_minutes: MaxMinutes = None,
     model_dir: Annotated[Path | None, typer.Option("--model", help="Keep the trained model in this folder.")] = None,
     cross_document: CrossDocument = None,
+    folds: Folds = FOLDS,
     dev_topics: Annotated[str | None, typer.Option(
         help="With --cross-document: these topics (comma-separated) are dev, the others of TRAIN train "
              "(ECB+'s standard dev topics: 2,5,12,18,21,23,34,35).")] = None,
@@ -832,7 +845,7 @@ def validate(
     """
     if cross_document is not None:
         _validate_cross_document(train, dev, source, cross_document, dev_topics, test, test_topics, singletons, epochs,
-                                 encoder, device, model_dir, lenient, input_option)
+                                 encoder, device, model_dir, lenient, input_option, folds)
         return
     from harmonize.resolvers.model import ResolverConfig
     from harmonize.resolvers.neural import Training
@@ -853,7 +866,7 @@ def validate(
 def _validate_cross_document(train: Path, dev: Path, source: str, scope: str, dev_topics: str | None,
                              test: Path | None, test_topics: str | None, singletons: bool, epochs: int | None,
                              encoder: str, device: str, model_dir: Path | None, lenient: bool,
-                             input_option: list[str] | None) -> None:
+                             input_option: list[str] | None, folds: int) -> None:
     from harmonize.resolvers import read_corpus
     from harmonize.resolvers.cross_document import validate_cross_document
     from harmonize.resolvers.protocol import select_topics
@@ -880,7 +893,7 @@ def _validate_cross_document(train: Path, dev: Path, source: str, scope: str, de
     with _scope_needed():
         result = validate_cross_document(train_corpus, dev_corpus, scope, encoder, epochs or 4, device=device,
                                          singletons=singletons, log=_say, model_dir=model_dir, report=report,
-                                         test=test_corpus)
+                                         test=test_corpus, folds=folds)
     _say_report(report)
     typer.echo(result.protocol)
     typer.echo(f"{len(train_corpus.documents)} training and {len(dev_corpus.documents)} dev documents; per {scope}; "

@@ -145,6 +145,42 @@ def test_the_thresholds_are_chosen_on_the_conll_the_scorer_gives(trained) -> Non
     assert len(compared) > 3  # clusterings that score differently
 
 
+def test_thresholds_chosen_by_cross_validation_over_the_training_topics(tmp_path: Path) -> None:
+    """Each fold's model scores topics it never saw; the thresholds are chosen on all of them, and the model kept
+    learns from every training topic. Fewer topics than folds: a fold a topic."""
+    from harmonize.resolvers.cross_document import train_model_folds
+
+    words = {w for t in TOPICS.values() for group in t for w in group} | set(FILLER)
+    encoder = make_tiny_encoder(tmp_path / "encoder", sorted(words))
+    train = parse_corefud(topic_documents("1", 6) + topic_documents("2", 6) + topic_documents("3", 6))
+    said: list[str] = []
+    model = train_model_folds(train, 5, "topic", str(encoder), epochs=12, seed=0, device="cpu", log=said.append)
+    assert [line.split(":")[0] for line in said if line.startswith("fold") and "epoch 1:" in line] == \
+        ["fold 1/3", "fold 1/3", "fold 2/3", "fold 2/3", "fold 3/3", "fold 3/3"]  # pair scorer and detector each
+    assert set(model.clustering) == {"gold", "predicted"} and set(model.detection) == {"event", "entity"}
+    test = parse_corefud(topic_documents("4", 3))
+    model.resolve(test, gold_mentions=True, device="cpu")
+    assert kind_scores(parse_corefud(topic_documents("4", 3)), test, "topic", "event")["conll"] == \
+        pytest.approx(100.0)
+
+
+def test_training_without_dev_chooses_by_cross_validation_or_says_what_it_needs(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from harmonize.cli import app
+
+    words = {w for t in TOPICS.values() for group in t for w in group} | set(FILLER)
+    encoder = make_tiny_encoder(tmp_path / "encoder", sorted(words))
+    (tmp_path / "train.conllu").write_text("".join(topic_documents(t, 2) for t in "123"), encoding="utf-8")
+    train = ["resolve", "train", str(tmp_path / "train.conllu"), "--cross-document", "topic", "--encoder",
+             str(encoder), "--epochs", "1", "--device", "cpu", "-o", str(tmp_path / "model")]
+    done = CliRunner().invoke(app, train)
+    assert done.exit_code == 0, done.output
+    assert "fold 3/3: pair scorer epoch 1" in done.output and (tmp_path / "model" / "cross_document.json").is_file()
+    done = CliRunner().invoke(app, [*train, "--folds", "0"])
+    assert done.exit_code == 2 and "by cross-validation (--folds 2 or more) or on --dev" in done.output
+
+
 def test_the_lemma_prior_raises_same_lemma_pairs_only() -> None:
     import numpy as np
 

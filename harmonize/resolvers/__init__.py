@@ -8,7 +8,7 @@ run.
     harmonize.resolvers.neural.train(train, dev, "model")                # see harmonize.resolvers.neural
     resolve_files(["dev.conllu"], "pred.conllu", "model", model="model")  # the trained resolver
     resolve_files(["ECB+/"], "out", "lemma", source="ecbplus", gold_mentions=True)  # cross-document baseline
-    harmonize.resolvers.cross_document.train_model(train, dev, "topic").save("xdoc")  # cross-document model
+    harmonize.resolvers.cross_document.train_model_folds(train).save("xdoc")  # cross-document model
     resolve_files(["ECB+/"], "out", "model", model="xdoc", source="ecbplus")  # ... run: a model folder says which
 
 - `rules`: the CRAC 2022 rule baseline;

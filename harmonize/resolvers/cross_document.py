@@ -9,8 +9,10 @@ pairwise scorer (a learned projection, then a small network over both projection
 lemmas are the same and the cosine of the two mention vectors) is trained on the gold mention pairs of one kind inside one scope of the training corpus,
 across documents and within: every coreferent pair and three times as many others drawn at random (seeded).
 Prediction clusters each scope's mentions of each kind by average-linkage agglomerative clustering of
-1 - P(coreferent), cut at a threshold chosen on training topics held out for it (the best CoNLL F1 there, for gold
-and for detected mentions apart; `harmonize.resolvers.protocol`), never on the topics that are reported. Memory: a scope's pair matrix is computed in blocks of rows, and a scope of more than ``MAX_CLUSTERED``
+1 - P(coreferent), cut at a threshold chosen on training topics the model did not learn from (the best CoNLL F1
+there, for gold and for detected mentions apart): by cross-validation over the training topics
+(`train_model_folds`), or on topics held out (`train_model`; `harmonize.resolvers.protocol`), never on the topics
+that are reported. Memory: a scope's pair matrix is computed in blocks of rows, and a scope of more than ``MAX_CLUSTERED``
 mentions of a kind (a corpus scope, typically) is clustered in blocks of whole documents, each at most that many
 mentions, counted in the report: mentions of two blocks are never joined.
 """
@@ -30,8 +32,11 @@ from harmonize.resolvers.mention_detection import (
     choose_thresholds,
     detect_mentions,
     middle_of_best,
+    scored_spans,
     train_detector,
 )
+from harmonize.resolvers.protocol import FOLDS, cross_validation_line, fold_count, hold_out
+from harmonize.resolvers.protocol import folds as topic_folds
 from harmonize.schemas.heads import tree_head
 from harmonize.schemas.model import Corpus, Mention
 
@@ -463,9 +468,10 @@ def _choose_cut(dev: Corpus, response: Corpus, groups: dict[tuple, ScopeMentions
                 scope: str, log: Callable[[str], None] | None, what: str, confidence: dict[int, float] | None = None
                 ) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
     """Each kind's clustering threshold and lemma prior (`with_lemma_prior`) with the best CoNLL F1 of
-    ``response``'s mentions (in ``groups``, scored in ``matrices``: `scope_matrices`) against ``dev`` (the tuning
-    part), of equally good priors the smallest; then, for detected mentions (their ``confidence``), the link gate
-    (`with_link_gate`) and threshold with that prior, where a gate does better than none."""
+    ``response``'s mentions (in ``groups``, scored in ``matrices``: `scope_matrices`, or several scorers' for the
+    scopes each did not learn from) against ``dev`` (the tuning part), of equally good priors the smallest; then,
+    for detected mentions (their ``confidence``), the link gate (`with_link_gate`) and threshold with that prior,
+    where a gate does better than none."""
     thresholds, priors, gates = {}, {}, {}
 
     def best_cut(gate: float, prior: float, kind: str, tuning: TuningConll) -> tuple[float, float]:
@@ -515,6 +521,50 @@ def train_model(train: Corpus, tune: Corpus, scope: str = "topic", encoder: str 
     cuts = {"gold": _choose_cut(tune, tune, *scope_matrices(tune, tune_words, scorer, scope), scope, log, "gold"),
             "predicted": _choose_cut(tune, detected, *scope_matrices(detected, tune_words, scorer, scope), scope, log,
                                      "predicted", confidence)}
+    return CrossDocumentModel(scorer, detector, {what: cut for what, (cut, _, _) in cuts.items()}, detection, encoder,
+                              scope, {what: prior for what, (_, prior, _) in cuts.items()}, cuts["predicted"][2])
+
+
+def train_model_folds(train: Corpus, folds: int = FOLDS, scope: str = "topic", encoder: str = "minilm",
+                      epochs: int = 4, seed: int = 0, device: str = "cpu", log: Callable[[str], None] | None = None,
+                      report: Report | None = None, encoded: list | None = None) -> CrossDocumentModel:
+    """`train_model` with its thresholds chosen by cross-validation over the training topics (the default of
+    ``validate`` and of ``resolve train`` without ``--dev``): each of ``folds`` pair scorers and detectors learns
+    from the other folds' topics and scores its own, the thresholds are chosen on all the training topics so scored,
+    and the model kept learns from every training topic. (Chosen on four held-out topics, the thresholds did not
+    carry to others: detected entities stayed below the lemma baseline on dev.) Fewer training topics than
+    ``folds``: as many folds as topics. ``encoded``: ``train``'s word vectors where already computed."""
+    from harmonize.resolvers.mention_detection import thresholds_for
+    from harmonize.resolvers.neural import fresh_copy
+
+    folds = fold_count(train, folds)
+    words = encoded or encode_documents(train, encoder, device)
+    vectors = {id(document): w for document, w in zip(train.documents, words)}
+    parts = []  # per fold: (held-out documents, their vectors, pair scorer, detector)
+    for number, split in enumerate(topic_folds(train, folds), 1):
+        fold_log = None if log is None else (lambda line, n=number: log(f"fold {n}/{folds}: {line}"))
+        fit_words = [vectors[id(d)] for d in split.fit.documents]
+        scorer = train_pairs(scopes(split.fit, scope, mention_vectors(split.fit, fit_words)), epochs, seed, fold_log)
+        detector = train_detector(split.fit, fit_words, 2 * epochs, seed, Report(), fold_log)
+        parts.append((split.tune, [vectors[id(d)] for d in split.tune.documents], scorer, detector))
+    tune = Corpus(documents=[d for held, *_ in parts for d in held.documents], meta=dict(train.meta))
+    detection = thresholds_for([scored_spans(detector, d, w) for held, held_words, _, detector in parts
+                                for d, w in zip(held.documents, held_words)], tune, log)
+    detected = Corpus(documents=[], meta=dict(train.meta))
+    confidence: dict[int, float] = {}
+    matrices: dict[str, tuple[dict, dict]] = {"gold": ({}, {}), "predicted": ({}, {})}
+    for held, held_words, scorer, detector in parts:
+        found = fresh_copy(held)
+        detect_mentions(found, detector, held_words, detection, confidence=confidence)
+        detected.documents.extend(found.documents)
+        for what, corpus in (("gold", held), ("predicted", found)):
+            groups, scored = scope_matrices(corpus, held_words, scorer, scope)
+            matrices[what][0].update(groups)
+            matrices[what][1].update(scored)
+    cuts = {"gold": _choose_cut(tune, tune, *matrices["gold"], scope, log, "gold"),
+            "predicted": _choose_cut(tune, detected, *matrices["predicted"], scope, log, "predicted", confidence)}
+    scorer = train_pairs(scopes(train, scope, mention_vectors(train, words)), epochs, seed, log)
+    detector = train_detector(train, words, 2 * epochs, seed, report, log)
     return CrossDocumentModel(scorer, detector, {what: cut for what, (cut, _, _) in cuts.items()}, detection, encoder,
                               scope, {what: prior for what, (_, prior, _) in cuts.items()}, cuts["predicted"][2])
 
@@ -576,25 +626,33 @@ class Validation:
 def validate_cross_document(train: Corpus, dev: Corpus, scope: str = "topic", encoder: str = "minilm",
                             epochs: int = 4, seed: int = 0, device: str = "cpu", singletons: bool = False,
                             log: Callable[[str], None] | None = None, model_dir: str | Path | None = None,
-                            report: Report | None = None, test: Corpus | None = None) -> Validation:
-    """Train on ``train`` (less the topics held out to choose the thresholds on: see
-    `harmonize.resolvers.protocol`), then score on ``dev`` (and ``test``), untouched, the same-lemma baseline and
-    the model, on gold mentions and on the detector's mentions (the lemma baseline clusters the same detected
-    mentions); the model is kept in ``model_dir`` where given."""
+                            report: Report | None = None, test: Corpus | None = None, folds: int = FOLDS
+                            ) -> Validation:
+    """Train on ``train``, its thresholds chosen by ``folds``-fold cross-validation over its topics
+    (`train_model_folds`; 0: on train topics held out, `harmonize.resolvers.protocol.hold_out`), then score on
+    ``dev`` (and ``test``), untouched, the same-lemma baseline and the model, on gold mentions and on the detector's
+    mentions (the lemma baseline clusters the same detected mentions); the model is kept in ``model_dir`` where
+    given."""
     import time
 
     from harmonize.resolvers.lemma import resolve_lemma
     from harmonize.resolvers.neural import fresh_copy
-    from harmonize.resolvers.protocol import hold_out
 
     reported = {"dev": dev, **({"test": test} if test is not None else {})}
     for corpus in (train, *reported.values()):
         for document in corpus.documents:
             scope_key(document, scope)  # a ScopeError names what the scope needs
-    split = hold_out(train, "topic")
     started = time.perf_counter()
-    encoded = (encode_documents(split.fit, encoder, device), encode_documents(split.tune, encoder, device))
-    model = train_model(split.fit, split.tune, scope, encoder, epochs, seed, device, log, report, encoded)
+    chosen = "the detection and clustering thresholds"
+    if folds:
+        folds = fold_count(train, folds)
+        model = train_model_folds(train, folds, scope, encoder, epochs, seed, device, log, report)
+        protocol = cross_validation_line(folds, train, chosen, list(reported))
+    else:
+        split = hold_out(train, "topic")
+        encoded = (encode_documents(split.fit, encoder, device), encode_documents(split.tune, encoder, device))
+        model = train_model(split.fit, split.tune, scope, encoder, epochs, seed, device, log, report, encoded)
+        protocol = split.describe(chosen, list(reported))
     train_seconds = time.perf_counter() - started
     if model_dir is not None:
         model.save(model_dir)
@@ -618,10 +676,9 @@ def validate_cross_document(train: Corpus, dev: Corpus, scope: str = "topic", en
             for system, response in (("lemma baseline", baseline), ("model", predicted)):
                 for kind in KINDS:
                     rows[(name, mentions, system, kind)] = kind_scores(corpus, response, scope, kind, singletons)
-    protocol = split.describe("the detection and clustering thresholds", list(reported))
     return Validation(rows, scope, singletons, protocol, train_seconds, predict_seconds,
                       sum(len(d.mentions) for d in dev.documents), sum(len(list(d.nodes())) for d in dev.documents))
 
 
 __all__ = ["CrossDocumentModel", "Validation", "encode_documents", "is_cross_document_model", "kind_scores",
-           "load_model", "train_model", "validate_cross_document"]
+           "load_model", "train_model", "train_model_folds", "validate_cross_document"]

@@ -4,7 +4,9 @@ reported. Dev is scored untouched, and a further split (``--test``) likewise.
 
 The held-out part is fixed, not drawn: the training documents (or, for cross-document coreference, the training
 topics, so that no topic is both learnt and tuned on) in sorted order of their ids, every ``round(1 / fraction)``-th
-from the middle of the first stride. Rerunning gives the same part.
+from the middle of the first stride. Rerunning gives the same part. Cross-document thresholds are chosen by
+cross-validation over the training topics by default (`folds`): every training topic is then scored by a model that
+never saw it, and the thresholds are chosen on all of them.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from harmonize.errors import HarmonizeError
 from harmonize.schemas.model import Corpus, Document
 
 TUNE_FRACTION = 0.15  # of the training documents (or topics) held out for choosing
+FOLDS = 5  # cross-validation folds over the training topics (cross-document thresholds)
 
 
 @dataclass
@@ -51,7 +54,7 @@ def _key(document: Document, by: str) -> str:
 def hold_out(train: Corpus, by: str = "document", fraction: float = TUNE_FRACTION) -> Split:
     """Cut ``train`` into a part to learn from and a part to choose on (see the module); a single training
     document is all learnt from (nothing held out, nothing chosen)."""
-    keys = sorted({_key(d, by) for d in train.documents}, key=lambda k: (len(k), k) if k.isdigit() else (0, k))
+    keys = _sorted_keys(train, by)
     stride = max(2, round(1 / fraction))
     if len(keys) < 2:
         if by == "topic":
@@ -62,6 +65,41 @@ def hold_out(train: Corpus, by: str = "document", fraction: float = TUNE_FRACTIO
     fit = Corpus(documents=[d for d in train.documents if _key(d, by) not in held], meta=dict(train.meta))
     tune = Corpus(documents=[d for d in train.documents if _key(d, by) in held], meta=dict(train.meta))
     return Split(fit, tune, by, [k for k in keys if k in held])
+
+
+def _sorted_keys(train: Corpus, by: str) -> list[str]:
+    return sorted({_key(d, by) for d in train.documents}, key=lambda k: (len(k), k) if k.isdigit() else (0, k))
+
+
+def fold_count(train: Corpus, wanted: int, by: str = "topic") -> int:
+    """The folds `folds` cuts ``train`` into when ``wanted``: as many, or one a topic (document) where there are
+    fewer."""
+    return min(wanted, len({_key(d, by) for d in train.documents}))
+
+
+def folds(train: Corpus, count: int, by: str = "topic") -> list[Split]:
+    """``train`` cut ``count`` ways for cross-validation: each `Split` holds one part out (every ``count``-th topic,
+    or document, in the sorted order `hold_out` uses) and learns from the rest; every topic is held out once."""
+    keys = _sorted_keys(train, by)
+    if count < 2 or len(keys) < count:
+        units = "topics" if by == "topic" else "documents"
+        raise HarmonizeError(f"{count}-fold cross-validation needs at least 2 folds and {max(2, count)} training "
+                             f"{units} ({len(keys)} given)")
+    result = []
+    for start in range(count):
+        held = set(keys[start::count])
+        fit = Corpus(documents=[d for d in train.documents if _key(d, by) not in held], meta=dict(train.meta))
+        tune = Corpus(documents=[d for d in train.documents if _key(d, by) in held], meta=dict(train.meta))
+        result.append(Split(fit, tune, by, [k for k in keys if k in held]))
+    return result
+
+
+def cross_validation_line(count: int, train: Corpus, chosen: str, reported: list[str]) -> str:
+    """`Split.describe`'s line for ``chosen`` chosen by ``count``-fold cross-validation over ``train``'s topics."""
+    topics = len({d.topic for d in train.documents})
+    return (f"protocol: trained on {len(train.documents)} train documents; {chosen} chosen by {count}-fold "
+            f"cross-validation over the {topics} train topics (each scored by a model that never saw it); reported: "
+            f"{' and '.join(reported)}, untouched")
 
 
 def select_topics(corpus: Corpus, topics: str | None) -> tuple[Corpus, Corpus]:
