@@ -33,6 +33,7 @@ def main() -> None:
     parser.add_argument("--encoder", default="minilm")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=0, help="of initialisation and negative pairs (validate's)")
     parser.add_argument("--scope", default="topic")
     parser.add_argument("--singletons", action="store_true")
     parser.add_argument("--model", type=Path)
@@ -58,7 +59,7 @@ def main() -> None:
     print(f"read {len(corpus.documents)} documents in {time.perf_counter() - started:.1f} s: train "
           f"{len(train.documents)} documents, {sum(len(d.mentions) for d in train.documents)} mentions; dev "
           f"{len(dev.documents)} documents, {sum(len(d.mentions) for d in dev.documents)} mentions", flush=True)
-    result = validate_cross_document(train, dev, args.scope, args.encoder, args.epochs, device=args.device,
+    result = validate_cross_document(train, dev, args.scope, args.encoder, args.epochs, args.seed, device=args.device,
                                      singletons=args.singletons, log=lambda line: print(line, flush=True),
                                      model_dir=args.model, test=test if test.documents else None,
                                      folds=args.folds)
