@@ -61,14 +61,17 @@ def hold_out(train: Corpus, by: str = "document", fraction: float = TUNE_FRACTIO
             raise HarmonizeError(f"training data of {len(keys)} topic(s): cross-document thresholds are chosen on "
                                  "training topics held out, so training needs two topics or more")
         return Split(train, Corpus(meta=dict(train.meta)), by, [])
-    held = set(keys[stride // 2::stride]) or {keys[-1]}
-    fit = Corpus(documents=[d for d in train.documents if _key(d, by) not in held], meta=dict(train.meta))
-    tune = Corpus(documents=[d for d in train.documents if _key(d, by) in held], meta=dict(train.meta))
-    return Split(fit, tune, by, [k for k in keys if k in held])
+    return _split(train, by, keys, set(keys[stride // 2::stride]) or {keys[-1]})
 
 
 def _sorted_keys(train: Corpus, by: str) -> list[str]:
     return sorted({_key(d, by) for d in train.documents}, key=lambda k: (len(k), k) if k.isdigit() else (0, k))
+
+
+def _split(train: Corpus, by: str, keys: list[str], held: set[str]) -> Split:
+    fit = Corpus(documents=[d for d in train.documents if _key(d, by) not in held], meta=dict(train.meta))
+    tune = Corpus(documents=[d for d in train.documents if _key(d, by) in held], meta=dict(train.meta))
+    return Split(fit, tune, by, [k for k in keys if k in held])
 
 
 def fold_count(train: Corpus, wanted: int, by: str = "topic") -> int:
@@ -85,13 +88,7 @@ def folds(train: Corpus, count: int, by: str = "topic") -> list[Split]:
         units = "topics" if by == "topic" else "documents"
         raise HarmonizeError(f"{count}-fold cross-validation needs at least 2 folds and {max(2, count)} training "
                              f"{units} ({len(keys)} given)")
-    result = []
-    for start in range(count):
-        held = set(keys[start::count])
-        fit = Corpus(documents=[d for d in train.documents if _key(d, by) not in held], meta=dict(train.meta))
-        tune = Corpus(documents=[d for d in train.documents if _key(d, by) in held], meta=dict(train.meta))
-        result.append(Split(fit, tune, by, [k for k in keys if k in held]))
-    return result
+    return [_split(train, by, keys, set(keys[start::count])) for start in range(count)]
 
 
 def cross_validation_line(count: int, train: Corpus, chosen: str, reported: list[str]) -> str:
