@@ -508,21 +508,10 @@ def train_model(train: Corpus, tune: Corpus, scope: str = "topic", encoder: str 
     detection thresholds and, for gold and for detected mentions, the clustering thresholds on ``tune`` (topics
     held out of the training data: `harmonize.resolvers.protocol.hold_out`; never the reported split).
     ``encoded``: the two corpora's word vectors where already computed."""
-    from harmonize.resolvers.neural import fresh_copy
-
     train_words, tune_words = encoded or (encode_documents(train, encoder, device),
                                           encode_documents(tune, encoder, device))
-    scorer = train_pairs(scopes(train, scope, mention_vectors(train, train_words)), epochs, seed, log)
-    detector = train_detector(train, train_words, 2 * epochs, seed, report, log)
-    detection = choose_thresholds(detector, tune, tune_words, log)
-    detected = fresh_copy(tune)
-    confidence: dict[int, float] = {}
-    detect_mentions(detected, detector, tune_words, detection, confidence=confidence)
-    cuts = {"gold": _choose_cut(tune, tune, *scope_matrices(tune, tune_words, scorer, scope), scope, log, "gold"),
-            "predicted": _choose_cut(tune, detected, *scope_matrices(detected, tune_words, scorer, scope), scope, log,
-                                     "predicted", confidence)}
-    return CrossDocumentModel(scorer, detector, {what: cut for what, (cut, _, _) in cuts.items()}, detection, encoder,
-                              scope, {what: prior for what, (_, prior, _) in cuts.items()}, cuts["predicted"][2])
+    scorer, detector = _learn(train, train_words, scope, epochs, seed, report, log)
+    return _model(scorer, detector, _choose([(tune, tune_words, scorer, detector)], scope, log), encoder, scope)
 
 
 def train_model_folds(train: Corpus, folds: int = FOLDS, scope: str = "topic", encoder: str = "minilm",
@@ -534,37 +523,56 @@ def train_model_folds(train: Corpus, folds: int = FOLDS, scope: str = "topic", e
     and the model kept learns from every training topic. (Chosen on four held-out topics, the thresholds did not
     carry to others: detected entities stayed below the lemma baseline on dev.) Fewer training topics than
     ``folds``: as many folds as topics. ``encoded``: ``train``'s word vectors where already computed."""
-    from harmonize.resolvers.mention_detection import thresholds_for
-    from harmonize.resolvers.neural import fresh_copy
-
     folds = fold_count(train, folds)
+    splits = topic_folds(train, folds)  # too few topics fail before any work
     words = encoded or encode_documents(train, encoder, device)
     vectors = {id(document): w for document, w in zip(train.documents, words)}
-    parts = []  # per fold: (held-out documents, their vectors, pair scorer, detector)
-    for number, split in enumerate(topic_folds(train, folds), 1):
+    parts = []
+    for number, split in enumerate(splits, 1):
         fold_log = None if log is None else (lambda line, n=number: log(f"fold {n}/{folds}: {line}"))
-        fit_words = [vectors[id(d)] for d in split.fit.documents]
-        scorer = train_pairs(scopes(split.fit, scope, mention_vectors(split.fit, fit_words)), epochs, seed, fold_log)
-        detector = train_detector(split.fit, fit_words, 2 * epochs, seed, Report(), fold_log)
+        scorer, detector = _learn(split.fit, [vectors[id(d)] for d in split.fit.documents], scope, epochs, seed,
+                                  Report(), fold_log)
         parts.append((split.tune, [vectors[id(d)] for d in split.tune.documents], scorer, detector))
-    tune = Corpus(documents=[d for held, *_ in parts for d in held.documents], meta=dict(train.meta))
-    detection = thresholds_for([scored_spans(detector, d, w) for held, held_words, _, detector in parts
-                                for d, w in zip(held.documents, held_words)], tune, log)
-    detected = Corpus(documents=[], meta=dict(train.meta))
+    choices = _choose(parts, scope, log)
+    return _model(*_learn(train, words, scope, epochs, seed, report, log), choices, encoder, scope)
+
+
+def _learn(corpus: Corpus, words: list, scope: str, epochs: int, seed: int, report: Report | None,
+           log: Callable[[str], None] | None) -> tuple[PairScorer, MentionDetector]:
+    """A pair scorer and a mention detector trained on ``corpus`` (``words``: its documents' word vectors)."""
+    scorer = train_pairs(scopes(corpus, scope, mention_vectors(corpus, words)), epochs, seed, log)
+    return scorer, train_detector(corpus, words, 2 * epochs, seed, report, log)
+
+
+def _choose(parts: list[tuple[Corpus, list, PairScorer, MentionDetector]], scope: str,
+            log: Callable[[str], None] | None) -> tuple[dict[str, float], dict[str, tuple]]:
+    """The detection thresholds and, for gold and detected mentions, the cuts (`_choose_cut`) on the tuning parts:
+    each (documents, their word vectors, the pair scorer and detector that did not learn from them), chosen on all
+    of them together."""
+    from harmonize.resolvers.neural import fresh_copy
+
+    tune = Corpus(documents=[d for held, *_ in parts for d in held.documents])
+    detection = choose_thresholds([scored_spans(detector, d, w) for held, words, _, detector in parts
+                                   for d, w in zip(held.documents, words)], tune, log)
+    detected = Corpus(documents=[])
     confidence: dict[int, float] = {}
     matrices: dict[str, tuple[dict, dict]] = {"gold": ({}, {}), "predicted": ({}, {})}
-    for held, held_words, scorer, detector in parts:
+    for held, words, scorer, detector in parts:
         found = fresh_copy(held)
-        detect_mentions(found, detector, held_words, detection, confidence=confidence)
+        detect_mentions(found, detector, words, detection, confidence=confidence)
         detected.documents.extend(found.documents)
         for what, corpus in (("gold", held), ("predicted", found)):
-            groups, scored = scope_matrices(corpus, held_words, scorer, scope)
+            groups, scored = scope_matrices(corpus, words, scorer, scope)
             matrices[what][0].update(groups)
             matrices[what][1].update(scored)
-    cuts = {"gold": _choose_cut(tune, tune, *matrices["gold"], scope, log, "gold"),
-            "predicted": _choose_cut(tune, detected, *matrices["predicted"], scope, log, "predicted", confidence)}
-    scorer = train_pairs(scopes(train, scope, mention_vectors(train, words)), epochs, seed, log)
-    detector = train_detector(train, words, 2 * epochs, seed, report, log)
+    return detection, {"gold": _choose_cut(tune, tune, *matrices["gold"], scope, log, "gold"),
+                       "predicted": _choose_cut(tune, detected, *matrices["predicted"], scope, log, "predicted",
+                                                confidence)}
+
+
+def _model(scorer: PairScorer, detector: MentionDetector, choices: tuple[dict[str, float], dict[str, tuple]],
+           encoder: str, scope: str) -> CrossDocumentModel:
+    detection, cuts = choices
     return CrossDocumentModel(scorer, detector, {what: cut for what, (cut, _, _) in cuts.items()}, detection, encoder,
                               scope, {what: prior for what, (_, prior, _) in cuts.items()}, cuts["predicted"][2])
 

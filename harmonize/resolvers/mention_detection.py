@@ -157,18 +157,11 @@ def kept_spans(scored: Sequence[tuple[int, int, str, float]], thresholds: dict[s
     return sorted(kept)
 
 
-def choose_thresholds(detector: MentionDetector, tune: Corpus, encoded: Sequence,
+def choose_thresholds(scored: Sequence[list[tuple[int, int, str, float]]], tune: Corpus,
                       log: Callable[[str], None] | None = None) -> dict[str, float]:
     """Each kind's threshold with the best exact mention F1 on ``tune`` (data held out for choosing, never the
-    reported split)."""
-    return thresholds_for([scored_spans(detector, document, words)
-                           for document, words in zip(tune.documents, encoded)], tune, log)
-
-
-def thresholds_for(scored: Sequence[list[tuple[int, int, str, float]]], tune: Corpus,
-                   log: Callable[[str], None] | None = None) -> dict[str, float]:
-    """`choose_thresholds` from each ``tune`` document's `scored_spans` (which may come from several detectors,
-    each scoring documents it did not learn from)."""
+    reported split), from each of its documents' `scored_spans` (by one detector, or by several, each scoring
+    documents it did not learn from)."""
     gold = [{(first, last, mention_kind(m)) for m, first, last in mention_extents(document)
              if len(m.words) == last - first + 1} for document in tune.documents]
     thresholds = {}
