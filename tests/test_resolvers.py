@@ -21,7 +21,17 @@ from harmonize.converters.corefud import format_corefud, parse_corefud
 from harmonize.errors import HarmonizeError, Report
 from harmonize.resolvers import resolve_files
 from harmonize.resolvers.encoders import load_encoder
-from harmonize.resolvers.features import document_features, subword_windows
+from harmonize.resolvers.features import (
+    NO_TREE,
+    PART_OF_SUBTREE,
+    SEVERAL_ROOTS,
+    SUBTREE_LESS_FUNCTION_WORDS,
+    WHOLE_SUBTREE,
+    document_features,
+    mention_keys,
+    span_syntax,
+    subword_windows,
+)
 from harmonize.resolvers.model import ResolverConfig, non_crossing
 from harmonize.resolvers.neural import Training, dev_scores, evaluate, fresh_copy, load, resolve, train
 from harmonize.resolvers.rules import resolve_rules
@@ -218,6 +228,17 @@ def test_saved_and_loaded_models_predict_the_same(trained: Path) -> None:
     assert "Entity=(e1" in outputs[0]
 
 
+def test_a_document_without_a_tree_is_resolved_and_counted(trained: Path) -> None:
+    model, tokenizer, device = load(trained, "cpu")
+    corpus = parse_corefud(TRAIN_DOC)
+    for node in corpus.documents[0].nodes():
+        node.head = "_"
+    report = Report()
+    counts = resolve(model, tokenizer, corpus, device, report)
+    assert counts["documents"] == 1
+    assert report.counts["documents without a dependency tree (resolved without syntax features)"] == 1
+
+
 def test_predict_ignores_the_inputs_coreference_and_writes_valid_corefud(trained: Path, tmp_path: Path) -> None:
     source = tmp_path / "in.conllu"
     stripped = "\n".join(line.rsplit("\t", 1)[0] + "\t_" if line[:1].isdigit() else line
@@ -269,6 +290,29 @@ def test_features_count_what_the_model_cannot_learn(encoder: str) -> None:
     features = document_features(document, tokenizer, window=512, context=64, max_width=2, gold=True)
     assert features.left_out == {"longer than 2 nodes: not a mention detection target": 2}
     assert len(features.gold_spans) == 8 and features.gold_entities.tolist() == [0, 1, 0, 1, 1, 0, 2, 0]
+
+
+def test_spans_have_their_place_in_the_tree_and_mentions_their_keys(encoder: str) -> None:
+    _, tokenizer = load_encoder(encoder)
+    document = parse_corefud(RULES_DOC).documents[0]
+    features = document_features(document, tokenizer, window=512, context=64, max_width=9, gold=False)
+    forms = [node.form for node in features.nodes]
+    # Sentence 3 starts at node 9: "Petr Novák ji čte , což je dobře ."
+    spans = torch.tensor([[9, 10], [9, 9], [10, 11], [13, 16], [0, 3], [9, 17], [2, 3]])
+    syntax, roots = span_syntax(features, spans)
+    assert syntax.tolist() == [WHOLE_SUBTREE, PART_OF_SUBTREE, SEVERAL_ROOTS, WHOLE_SUBTREE,
+                               SUBTREE_LESS_FUNCTION_WORDS, WHOLE_SUBTREE, WHOLE_SUBTREE]
+    assert [forms[r] for r in roots.tolist()] == ["Petr", "Petr", "ji", "dobře", "koupil", "čte", "knihu"]
+    # "Ona" (node 5) and "ji" (node 11) share the lemma "on"; "Petr" at nodes 0 and 9 the words too.
+    keys = mention_keys(features, torch.tensor([[0, 0], [5, 5], [9, 9], [11, 11]]), torch.tensor([0, 5, 9, 11]))
+    assert keys[:, 0].tolist() == [0, 1, 0, 2] and keys[:, 1].tolist() == [0, 1, 0, 1]
+    # Without a tree every span is NO_TREE and rooted at its last word.
+    for node in document.nodes():
+        node.head = "_"
+    bare = document_features(document, tokenizer, window=512, context=64, max_width=9, gold=False)
+    assert bare.parents is None
+    assert span_syntax(bare, spans)[0].tolist() == [NO_TREE] * 7 and span_syntax(bare, spans)[1].tolist() == [
+        10, 9, 11, 16, 3, 17, 3]
 
 
 ZERO_DOC = "\n".join([

@@ -5,6 +5,11 @@ Windows: the document's subwords run on; a window holds at most ``window - 2`` o
 two special tokens) and consecutive windows overlap by ``2 * context``, so that every subword is read with at
 least ``context`` subwords of text on each side (except at the document's edges) and takes its vector from the
 window where it lies most centrally. A word's vector is its first subword's.
+
+Syntax, where the input has a dependency tree (every CorefUD file does): each candidate span's class (the words of
+a mention are nearly always one subtree, whole or cut short, of the tree) and its root word (the one word whose
+parent lies outside the span; the last word where there is no single one), and for antecedents whether two
+mentions have the same words and the same root lemma. A document without HEADs gets the class ``NO_TREE``.
 """
 
 from __future__ import annotations
@@ -17,6 +22,11 @@ import torch
 from harmonize.schemas.model import Document, Node
 
 SAME_SPEAKER, OTHER_SPEAKER, UNKNOWN_SPEAKER = 0, 1, 2
+# A span's place in the dependency tree: its words have several roots, one root (part of its subtree), are the
+# root's subtree less its function-word dependents ("in [our system]", "[the need] ."), or its whole subtree.
+NO_TREE, SEVERAL_ROOTS, PART_OF_SUBTREE, SUBTREE_LESS_FUNCTION_WORDS, WHOLE_SUBTREE = range(5)
+SYNTAX_CLASSES = 5
+FUNCTION_RELATIONS = frozenset({"case", "punct", "cc", "mark"})
 
 
 @dataclass
@@ -30,6 +40,9 @@ class DocumentFeatures:
     word_position: torch.Tensor  # [nodes] its first subword's position in that window
     candidates: torch.Tensor  # [spans, 2] every span within one sentence up to the maximum width
     speakers: list[str | None]  # per node: its sentence's speaker
+    parents: torch.Tensor | None  # [nodes] each node's parent index (-1: a root, an empty node), None: no tree
+    subtrees: torch.Tensor | None  # [nodes, 2] each node's subtree size, whole and less its function words
+    candidate_syntax: torch.Tensor | None = None  # [spans] the candidates' `span_syntax` class (uint8)
     gold_spans: torch.Tensor | None = None  # [mentions, 2] in document order
     gold_entities: torch.Tensor | None = None  # [mentions] entity index per gold mention
     left_out: Counter = field(default_factory=Counter)  # gold mentions the model cannot learn, per reason
@@ -102,7 +115,11 @@ def document_features(document: Document, tokenizer, window: int, context: int, 
     nodes = [node for sentence in document.sentences for node in sentence.nodes]
     windows, attention, word_window, word_position = subword_windows(tokenizer, nodes, window, context)
     features = DocumentFeatures(nodes, windows, attention, word_window, word_position,
-                                candidate_spans(nodes, max_width), [n.sentence.speaker for n in nodes])
+                                candidate_spans(nodes, max_width), [n.sentence.speaker for n in nodes],
+                                *tree_parents(nodes))
+    # In blocks, and only the class kept: a long document's candidates are hundreds of thousands of spans.
+    features.candidate_syntax = torch.cat([span_syntax(features, block)[0].to(torch.uint8)
+                                           for block in features.candidates.split(1 << 16)])
     if gold:
         index_of = {id(node): index for index, node in enumerate(nodes)}
         spans: dict[tuple[int, int], int] = {}
@@ -122,3 +139,81 @@ def document_features(document: Document, tokenizer, window: int, context: int, 
         if too_wide:
             features.left_out[f"longer than {max_width} nodes: not a mention detection target"] += too_wide
     return features
+
+
+def tree_parents(nodes: list[Node]) -> tuple[torch.Tensor | None, torch.Tensor | None]:
+    """(parents, subtree sizes): each node's parent as an index into ``nodes`` (-1 for a root, an empty node or an
+    unknown HEAD) and `subtree_sizes`; (None, None) when no word of the document has a HEAD."""
+    index_of: dict[tuple[int, str], int] = {(id(node.sentence), node.id): index for index, node in enumerate(nodes)}
+    parents, function_words, known = [], [], False
+    for node in nodes:
+        columns = _columns(node)
+        head = columns[6]
+        known = known or head.isdigit()
+        parent = index_of.get((id(node.sentence), head), -1) if head.isdigit() and not node.is_empty else -1
+        parents.append(parent)
+        function_words.append(columns[7].split(":")[0] in FUNCTION_RELATIONS)
+    if not known:
+        return None, None
+    return torch.tensor(parents, dtype=torch.long), subtree_sizes(parents, function_words)
+
+
+def _columns(node: Node) -> list[str]:
+    """The node's columns, from its line while it is untouched: read through the properties, every node of a
+    training corpus would keep its line split (150 MB for GUM's train)."""
+    line = node.verbatim_line()
+    return line.split("\t") if line is not None else [node.id, node.form, node.lemma, node.upos, node.xpos,
+                                                       node.feats, node.head, node.deprel]
+
+
+def span_syntax(features: DocumentFeatures, spans: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(class [spans], root [spans]) of ``spans`` [spans, 2] (see the module): one of the classes above; the root
+    is the single word whose parent lies outside the span, else the span's last word."""
+    first, last = spans[:, 0], spans[:, 1]
+    parents = features.parents
+    if parents is None or len(spans) == 0:
+        return torch.full_like(first, NO_TREE), last.clone()
+    widths = last - first + 1
+    offsets = torch.arange(int(widths.max()))
+    inside = offsets[None, :] < widths[:, None]
+    positions = (first[:, None] + offsets[None, :]).clamp(max=len(parents) - 1)
+    above = parents[positions]
+    outside = inside & ((above < first[:, None]) | (above > last[:, None]))
+    roots = outside.sum(1)
+    single = roots == 1
+    root = torch.where(single, first + outside.long().argmax(1), last)
+    sizes = features.subtrees[root]
+    kind = torch.where(single, PART_OF_SUBTREE, SEVERAL_ROOTS)
+    kind = torch.where(single & (sizes[:, 1] == widths), SUBTREE_LESS_FUNCTION_WORDS, kind)
+    return torch.where(single & (sizes[:, 0] == widths), WHOLE_SUBTREE, kind), root
+
+
+def subtree_sizes(parents: list[int], function_words: list[bool]) -> torch.Tensor:
+    """[nodes, 2]: how many nodes each node's subtree holds, itself included, and how many are left without the
+    subtrees of its own function-word dependents (``function_words``: a node's relation is one of them)."""
+    whole = [1] * len(parents)
+    for node in range(len(parents)):
+        seen, parent = 0, parents[node]
+        while parent >= 0 and seen < len(parents):  # (the bound: a malformed HEAD cycle must not hang)
+            whole[parent] += 1
+            parent, seen = parents[parent], seen + 1
+    core = list(whole)
+    for node, parent in enumerate(parents):
+        if parent >= 0 and function_words[node]:
+            core[parent] -= whole[node]
+    return torch.tensor([whole, core], dtype=torch.long).T
+
+
+def mention_keys(features: DocumentFeatures, spans: torch.Tensor, roots: torch.Tensor) -> torch.Tensor:
+    """[mentions, 2]: an id per distinct text (lowercased words) and per distinct root lemma (lowercased; the form
+    where there is no lemma), so that equal ids mean the same words, the same root."""
+    texts: dict[str, int] = {}
+    lemmas: dict[str, int] = {}
+    keys = []
+    for (first, last), root in zip(spans.tolist(), roots.tolist()):
+        text = " ".join(node_text(node).lower() for node in features.nodes[first:last + 1])
+        node = features.nodes[root]
+        lemma = _columns(node)[2]
+        lemma = (lemma if lemma not in ("_", "") else node_text(node)).lower()
+        keys.append((texts.setdefault(text, len(texts)), lemmas.setdefault(lemma, len(lemmas))))
+    return torch.tensor(keys, dtype=torch.long).reshape(-1, 2)

@@ -2,9 +2,12 @@
 antecedent scorer over the mentions with a dummy antecedent (score 0) that stands for "starts a new entity".
 
 Mention detection scores every candidate span from its first and last word (a biaffine product plus a width
-bias) and is trained with a binary loss against the gold spans. Antecedent selection is coarse-to-fine: a bilinear
-score keeps each mention's ``max_antecedents`` best earlier mentions, a feed-forward scorer over the pair (both
-mentions, their product, the distance and whether the speakers are the same) refines them, and training maximises
+bias and a bias for its place in the dependency tree, `features.span_syntax`) and is trained with a binary loss
+against the gold spans. A mention's vector holds its first, last and root words, an attention-weighted sum of its
+words, its width and its place in the tree. Antecedent selection is coarse-to-fine: a bilinear score keeps each
+mention's ``max_antecedents`` best earlier mentions, a feed-forward scorer over the pair (both mentions, their
+product, the distance, whether the speakers are the same, and whether the two have the same words and the same
+root lemma) refines them, and training maximises
 the probability of the gold antecedents (any earlier mention of the same entity, else the dummy). Training uses the
 gold mentions for antecedents, prediction the detected ones.
 """
@@ -16,7 +19,15 @@ from dataclasses import asdict, dataclass
 import torch
 from torch import nn
 
-from harmonize.resolvers.features import OTHER_SPEAKER, SAME_SPEAKER, UNKNOWN_SPEAKER, DocumentFeatures
+from harmonize.resolvers.features import (
+    OTHER_SPEAKER,
+    SAME_SPEAKER,
+    SYNTAX_CLASSES,
+    UNKNOWN_SPEAKER,
+    DocumentFeatures,
+    mention_keys,
+    span_syntax,
+)
 
 
 @dataclass
@@ -58,13 +69,16 @@ class Resolver(nn.Module):
         self.start_bias = nn.Linear(size, 1)
         self.end_bias = nn.Linear(size, 1)
         self.width_bias = nn.Embedding(config.max_width, 1)
+        self.syntax_bias = nn.Embedding(SYNTAX_CLASSES, 1)
         self.width = nn.Embedding(config.max_width + 1, 32)  # the last one for every longer gold mention
+        self.syntax = nn.Embedding(SYNTAX_CLASSES, 16)
         self.attention = nn.Linear(size, 1)
-        self.mention = nn.Linear(3 * size + 32, hidden)
+        self.mention = nn.Linear(4 * size + 32 + 16, hidden)
         self.coarse = nn.Linear(hidden, hidden, bias=False)
         self.distance = nn.Embedding(10, 32)
         self.speaker = nn.Embedding(3, 16)
-        self.pair = _feed_forward(3 * hidden + 32 + 16, hidden, 1)
+        self.match = nn.Embedding(4, 16)  # same words (2) x same root lemma (1)
+        self.pair = _feed_forward(3 * hidden + 32 + 16 + 16, hidden, 1)
 
     # -- encoder ------------------------------------------------------------------------------------------------
     def word_vectors(self, features: DocumentFeatures, device: torch.device) -> torch.Tensor:
@@ -80,14 +94,17 @@ class Resolver(nn.Module):
         return hidden[features.word_window.to(device), features.word_position.to(device)].float()
 
     # -- mentions -----------------------------------------------------------------------------------------------
-    def span_logits(self, words: torch.Tensor, spans: torch.Tensor) -> torch.Tensor:
+    def span_logits(self, words: torch.Tensor, spans: torch.Tensor, syntax: torch.Tensor) -> torch.Tensor:
         first, last = spans[:, 0], spans[:, 1]
         start, end = self.span_start(words), self.span_end(words)
         return ((start[first] * end[last]).sum(-1) + self.start_bias(words)[first, 0] + self.end_bias(words)[last, 0]
-                + self.width_bias((last - first).clamp(max=self.config.max_width - 1))[:, 0])
+                + self.width_bias((last - first).clamp(max=self.config.max_width - 1))[:, 0]
+                + self.syntax_bias(syntax)[:, 0])
 
-    def mention_vectors(self, words: torch.Tensor, spans: torch.Tensor) -> torch.Tensor:
-        """[mentions, hidden]: first and last word, an attention-weighted sum of its words, its width."""
+    def mention_vectors(self, words: torch.Tensor, spans: torch.Tensor, syntax: torch.Tensor,
+                        roots: torch.Tensor) -> torch.Tensor:
+        """[mentions, hidden]: first, last and root word, an attention-weighted sum of its words, its width, its
+        place in the tree."""
         first, last = spans[:, 0], spans[:, 1]
         widths = last - first + 1
         offsets = torch.arange(int(widths.max()), device=words.device)
@@ -96,12 +113,13 @@ class Resolver(nn.Module):
         scores = self.attention(words)[positions, 0].masked_fill(~inside, float("-inf"))
         pooled = (scores.softmax(-1)[..., None] * words[positions]).sum(1)
         width = self.width((widths - 1).clamp(max=self.config.max_width))
-        return self.mention(torch.cat([words[first], words[last], pooled, width], -1))
+        return self.mention(torch.cat([words[first], words[last], words[roots], pooled, width, self.syntax(syntax)],
+                                      -1))
 
     # -- antecedents --------------------------------------------------------------------------------------------
-    def antecedent_scores(self, mentions: torch.Tensor, speakers: torch.Tensor):
+    def antecedent_scores(self, mentions: torch.Tensor, speakers: torch.Tensor, keys: torch.Tensor):
         """(candidates [mentions, k], scores [mentions, k], valid [mentions, k]) for each mention's k best earlier
-        mentions; ``speakers`` holds a speaker index per mention (-1 unknown)."""
+        mentions; ``speakers`` holds a speaker index per mention (-1 unknown), ``keys`` its `mention_keys`."""
         count = len(mentions)
         k = min(self.config.max_antecedents, max(count - 1, 1))
         earlier = torch.ones(count, count, dtype=torch.bool, device=mentions.device).tril(-1)
@@ -112,9 +130,10 @@ class Resolver(nn.Module):
         anaphor_speaker, antecedent_speaker = speakers[:, None].expand_as(candidates), speakers[candidates]
         speaker = torch.where((anaphor_speaker < 0) | (antecedent_speaker < 0), UNKNOWN_SPEAKER,
                               torch.where(anaphor_speaker == antecedent_speaker, SAME_SPEAKER, OTHER_SPEAKER))
+        same = (keys[:, None, :] == keys[candidates]).long()
         anaphor, antecedent = mentions[:, None].expand(-1, k, -1), mentions[candidates]
-        pair = torch.cat([anaphor, antecedent, anaphor * antecedent, self.distance(distance), self.speaker(speaker)],
-                         -1)
+        pair = torch.cat([anaphor, antecedent, anaphor * antecedent, self.distance(distance), self.speaker(speaker),
+                          self.match(2 * same[..., 0] + same[..., 1])], -1)
         scores = (coarse_top.masked_fill(~valid, 0) + self.pair(pair)[..., 0]).masked_fill(~valid, float("-inf"))
         return candidates, scores, valid
 
@@ -126,7 +145,7 @@ class Resolver(nn.Module):
         spans = features.candidates.to(device)
         gold_spans = features.gold_spans.to(device)
         gold_entities = features.gold_entities.to(device)
-        logits = self.span_logits(words, spans)
+        logits = self.span_logits(words, spans, features.candidate_syntax.to(device).long())
         gold_keys = set(map(tuple, features.gold_spans.tolist()))
         targets = torch.tensor([tuple(s) in gold_keys for s in features.candidates.tolist()], dtype=torch.float,
                                device=device)
@@ -134,8 +153,7 @@ class Resolver(nn.Module):
         mention_loss = nn.functional.binary_cross_entropy_with_logits(logits, targets, reduction="sum") / count
         if len(gold_spans) < 2:
             return mention_loss, {"mentions": float(mention_loss.detach()), "antecedents": 0.0}
-        mentions = self.mention_vectors(words, gold_spans)
-        candidates, scores, valid = self.antecedent_scores(mentions, self._speaker_ids(features, gold_spans))
+        candidates, scores, valid = self._antecedents(features, words, features.gold_spans, device)
         gold = (gold_entities[candidates] == gold_entities[:, None]) & valid
         dummy = torch.zeros(len(scores), 1, device=device)
         all_scores = torch.cat([dummy, scores], 1)
@@ -144,6 +162,15 @@ class Resolver(nn.Module):
         antecedent_loss = (all_scores.logsumexp(1) - gold_scores.logsumexp(1)).sum() / count
         return mention_loss + antecedent_loss, {"mentions": float(mention_loss.detach()),
                                                 "antecedents": float(antecedent_loss.detach())}
+
+    def _antecedents(self, features: DocumentFeatures, words: torch.Tensor, spans: torch.Tensor,
+                     device: torch.device):
+        """`antecedent_scores` of ``spans`` (on the CPU, in document order)."""
+        syntax, roots = span_syntax(features, spans)
+        keys = mention_keys(features, spans, roots).to(device)
+        spans, syntax, roots = spans.to(device), syntax.to(device), roots.to(device)
+        mentions = self.mention_vectors(words, spans, syntax, roots)
+        return self.antecedent_scores(mentions, self._speaker_ids(features, spans), keys)
 
     @staticmethod
     def _speaker_ids(features: DocumentFeatures, spans: torch.Tensor) -> torch.Tensor:
@@ -157,7 +184,7 @@ class Resolver(nn.Module):
         """(mention spans in document order, each one's antecedent index or -1 for a new entity)."""
         words = self.word_vectors(features, device)
         spans = features.candidates.to(device)
-        logits = self.span_logits(words, spans)
+        logits = self.span_logits(words, spans, features.candidate_syntax.to(device).long())
         above = logits > self.config.mention_threshold
         spans, logits = spans[above], logits[above]
         most = max(1, int(self.config.mentions_per_word * len(words)))
@@ -167,9 +194,7 @@ class Resolver(nn.Module):
         chosen = non_crossing(spans.tolist(), logits.tolist())
         if not chosen:
             return [], []
-        spans = torch.tensor(chosen, device=device)
-        mentions = self.mention_vectors(words, spans)
-        candidates, scores, _ = self.antecedent_scores(mentions, self._speaker_ids(features, spans))
+        candidates, scores, _ = self._antecedents(features, words, torch.tensor(chosen), device)
         best_score, best = scores.max(1)
         antecedents = torch.where(best_score > 0, candidates.gather(1, best[:, None])[:, 0], -1)
         return [tuple(s) for s in chosen], antecedents.tolist()

@@ -222,13 +222,17 @@ def fresh_copy(corpus: Corpus) -> Corpus:
 
 def resolve(model: Resolver, tokenizer, corpus: Corpus, device: torch.device, report: Report | None = None) -> Counter:
     """Drop the coreference of every document of ``corpus`` (counted in ``report``) and add the entities ``model``
-    finds; returns counts of documents, words, mentions and entities."""
-    without_coreference(corpus, report if report is not None else Report())
+    finds; returns counts of documents, words, mentions and entities. A document without a dependency tree is
+    resolved without the model's syntax features (counted in ``report``: parse it first for the model's best)."""
+    report = report if report is not None else Report()
+    without_coreference(corpus, report)
     model.eval()
     counts: Counter = Counter()
     config = model.config
     for document in corpus.documents:
         features = document_features(document, tokenizer, config.window, config.context, config.max_width, False)
+        if features.parents is None:
+            report.add("documents without a dependency tree (resolved without syntax features)", str(document.id))
         spans, antecedents = model.predict(features, device)
         add_clusters(document, _clusters(features, spans, antecedents))
         counts["documents"] += 1
