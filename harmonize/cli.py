@@ -787,12 +787,14 @@ def resolve_predict(
         "--gold-mentions", help="Cross-document model: cluster the input's mentions instead of detected ones.")
     ] = False,
     device: Device = "auto",
+    parse: ParseEngine = NO_PARSING,
     lenient: Lenient = False,
     input_option: InputOptions = None,
     option: OutputOptions = None,
 ) -> None:
     """Resolve coreference with a trained model; the input's own coreference is ignored. A cross-document model
-    resolves all inputs together and writes entity ids shared across the documents of a scope."""
+    resolves all inputs together and writes entity ids shared across the documents of a scope. The neural model
+    uses the input's dependency trees (documents without one are counted: --parse gives them one)."""
     import time
 
     from harmonize.resolvers import resolve_files
@@ -802,7 +804,7 @@ def resolve_predict(
     with _scope_needed():
         counts = resolve_files(inputs, output, "model", model=model, source=source, target=target, device=device,
                                lenient=lenient, read_options=_key_values(input_option), report=report,
-                               gold_mentions=gold_mentions, options=_key_values(option))
+                               gold_mentions=gold_mentions, parse=parse, options=_key_values(option))
     seconds = time.monotonic() - started
     _say_report(report)
     _say(f"resolved {counts['documents']} document(s), {counts['words']} words in {seconds:.1f} s "

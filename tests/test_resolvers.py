@@ -239,6 +239,21 @@ def test_a_document_without_a_tree_is_resolved_and_counted(trained: Path) -> Non
     assert report.counts["documents without a dependency tree (resolved without syntax features)"] == 1
 
 
+def test_predict_parses_a_document_without_a_tree(trained: Path, udpipe_model: Path, tmp_path: Path) -> None:
+    bare = tmp_path / "bare.conllu"
+    bare.write_text("\n".join("\t".join(c[:6] + ["_", "_"] + c[8:]) if (c := line.split("\t"))[0].isdigit()
+                              else line for line in TRAIN_DOC.split("\n")), encoding="utf-8")
+    unparsed = run_cli("resolve", "predict", trained, bare, "-o", tmp_path / "a.conllu", "--device", "cpu")
+    assert unparsed.returncode == 0, unparsed.stderr
+    assert "1 x documents without a dependency tree (resolved without syntax features)" in unparsed.stderr
+    parsed = run_cli("resolve", "predict", trained, bare, "-o", tmp_path / "b.conllu", "--device", "cpu",
+                     "--parse", f"udpipe:{udpipe_model}")
+    assert parsed.returncode == 0, parsed.stderr
+    assert "without a dependency tree" not in parsed.stderr
+    assert all(c[6].isdigit() for line in (tmp_path / "b.conllu").read_text(encoding="utf-8").splitlines()
+               if (c := line.split("\t"))[0].isdigit())
+
+
 def test_predict_ignores_the_inputs_coreference_and_writes_valid_corefud(trained: Path, tmp_path: Path) -> None:
     source = tmp_path / "in.conllu"
     stripped = "\n".join(line.rsplit("\t", 1)[0] + "\t_" if line[:1].isdigit() else line
