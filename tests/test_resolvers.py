@@ -30,6 +30,7 @@ from harmonize.resolvers.features import (
     document_features,
     mention_keys,
     span_syntax,
+    subtree_sizes,
     subword_windows,
 )
 from harmonize.resolvers.model import ResolverConfig, non_crossing
@@ -321,6 +322,8 @@ def test_spans_have_their_place_in_the_tree_and_mentions_their_keys(encoder: str
     # "Ona" (node 5) and "ji" (node 11) share the lemma "on"; "Petr" at nodes 0 and 9 the words too.
     keys = mention_keys(features, torch.tensor([[0, 0], [5, 5], [9, 9], [11, 11]]), torch.tensor([0, 5, 9, 11]))
     assert keys[:, 0].tolist() == [0, 1, 0, 2] and keys[:, 1].tolist() == [0, 1, 0, 1]
+    # A malformed tree (a HEAD cycle) does not hang the count.
+    assert subtree_sizes([1, 0, -1], [False, False, True]).tolist() == [[4, 4], [4, 4], [1, 1]]
     # Without a tree every span is NO_TREE and rooted at its last word.
     for node in document.nodes():
         node.head = "_"
