@@ -34,7 +34,16 @@ from harmonize.resolvers.features import (
     subword_windows,
 )
 from harmonize.resolvers.model import ResolverConfig, non_crossing
-from harmonize.resolvers.neural import Training, dev_scores, evaluate, fresh_copy, load, resolve, train
+from harmonize.resolvers.neural import (
+    TREELESS_DOCUMENT,
+    Training,
+    dev_scores,
+    evaluate,
+    fresh_copy,
+    load,
+    resolve,
+    train,
+)
 from harmonize.resolvers.rules import resolve_rules
 from tests.conftest import make_tiny_encoder
 from tests.test_validator import validate
@@ -237,7 +246,7 @@ def test_a_document_without_a_tree_is_resolved_and_counted(trained: Path) -> Non
     report = Report()
     counts = resolve(model, tokenizer, corpus, device, report)
     assert counts["documents"] == 1
-    assert report.counts["documents without a dependency tree (resolved without syntax features)"] == 1
+    assert report.counts[TREELESS_DOCUMENT] == 1
 
 
 def test_predict_parses_a_document_without_a_tree(trained: Path, udpipe_model: Path, tmp_path: Path) -> None:
@@ -246,13 +255,13 @@ def test_predict_parses_a_document_without_a_tree(trained: Path, udpipe_model: P
                               else line for line in TRAIN_DOC.split("\n")), encoding="utf-8")
     unparsed = run_cli("resolve", "predict", trained, bare, "-o", tmp_path / "a.conllu", "--device", "cpu")
     assert unparsed.returncode == 0, unparsed.stderr
-    assert "1 x documents without a dependency tree (resolved without syntax features)" in unparsed.stderr
+    assert f"1 x {TREELESS_DOCUMENT}" in unparsed.stderr
     parsed = run_cli("resolve", "predict", trained, bare, "-o", tmp_path / "b.conllu", "--device", "cpu",
                      "--parse", f"udpipe:{udpipe_model}")
     assert parsed.returncode == 0, parsed.stderr
     assert "without a dependency tree" not in parsed.stderr
-    assert all(c[6].isdigit() for line in (tmp_path / "b.conllu").read_text(encoding="utf-8").splitlines()
-               if (c := line.split("\t"))[0].isdigit())
+    rows = [line.split("\t") for line in (tmp_path / "b.conllu").read_text(encoding="utf-8").splitlines()]
+    assert all(row[6].isdigit() for row in rows if row[0].isdigit())
 
 
 def test_predict_ignores_the_inputs_coreference_and_writes_valid_corefud(trained: Path, tmp_path: Path) -> None:

@@ -165,7 +165,7 @@ class Resolver(nn.Module):
 
     def _antecedents(self, features: DocumentFeatures, words: torch.Tensor, spans: torch.Tensor,
                      device: torch.device):
-        """`antecedent_scores` of ``spans`` (on the CPU, in document order)."""
+        """`antecedent_scores` of ``spans`` (given on the CPU, in document order)."""
         syntax, roots = span_syntax(features, spans)
         keys = mention_keys(features, spans, roots).to(device)
         spans, syntax, roots = spans.to(device), syntax.to(device), roots.to(device)

@@ -31,6 +31,9 @@ from harmonize.schemas.model import Corpus
 
 CONFIG, WEIGHTS, ENCODER, HISTORY, CHECKPOINT = "config.json", "model.safetensors", "encoder", "training.json", \
     "checkpoint"
+# A model trained on trees finds mentions by them: on a GUM dev document, CoNLL 59.68 with its tree, 36.91 without.
+TREELESS_DOCUMENT = ("documents without a dependency tree: resolved without the syntax the model learnt, far "
+                     "less well (--parse gives them one)")
 
 
 @dataclass
@@ -232,7 +235,7 @@ def resolve(model: Resolver, tokenizer, corpus: Corpus, device: torch.device, re
     for document in corpus.documents:
         features = document_features(document, tokenizer, config.window, config.context, config.max_width, False)
         if features.parents is None:
-            report.add("documents without a dependency tree (resolved without syntax features)", str(document.id))
+            report.add(TREELESS_DOCUMENT, str(document.id))
         spans, antecedents = model.predict(features, device)
         add_clusters(document, _clusters(features, spans, antecedents))
         counts["documents"] += 1
