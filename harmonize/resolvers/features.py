@@ -114,14 +114,14 @@ def document_features(document: Document, tokenizer, window: int, context: int, 
     the mention targets but kept in its entity, and counted)."""
     nodes = [node for sentence in document.sentences for node in sentence.nodes]
     windows, attention, word_window, word_position = subword_windows(tokenizer, nodes, window, context)
+    index_of = {id(node): index for index, node in enumerate(nodes)}
     features = DocumentFeatures(nodes, windows, attention, word_window, word_position,
                                 candidate_spans(nodes, max_width), [n.sentence.speaker for n in nodes],
-                                *tree_parents(nodes))
+                                *tree_parents(nodes, index_of))
     # In blocks, and only the class kept: a long document's candidates are hundreds of thousands of spans.
     features.candidate_syntax = torch.cat([span_syntax(features, block)[0].to(torch.uint8)
                                            for block in features.candidates.split(1 << 16)])
     if gold:
-        index_of = {id(node): index for index, node in enumerate(nodes)}
         spans: dict[tuple[int, int], int] = {}
         for entity_index, entity in enumerate(document.entities):
             for mention in entity.mentions:
@@ -141,17 +141,16 @@ def document_features(document: Document, tokenizer, window: int, context: int, 
     return features
 
 
-def tree_parents(nodes: list[Node]) -> tuple[torch.Tensor | None, torch.Tensor | None]:
-    """(parents, subtree sizes): each node's parent as an index into ``nodes`` (-1 for a root, an empty node or an
-    unknown HEAD) and `subtree_sizes`; (None, None) when no word of the document has a HEAD."""
-    index_of: dict[tuple[int, str], int] = {(id(node.sentence), node.id): index for index, node in enumerate(nodes)}
+def tree_parents(nodes: list[Node], index_of: dict[int, int]) -> tuple[torch.Tensor | None, torch.Tensor | None]:
+    """(parents, subtree sizes): each node's parent as an index into ``nodes`` (``index_of``: by ``id(node)``; -1 for
+    a root, an empty node or an unknown HEAD) and `subtree_sizes`; (None, None) when no word has a HEAD."""
     parents, function_words, known = [], [], False
     for node in nodes:
         columns = _columns(node)
         head = columns[6]
         known = known or head.isdigit()
-        parent = index_of.get((id(node.sentence), head), -1) if head.isdigit() and not node.is_empty else -1
-        parents.append(parent)
+        parent = node.sentence.word(head) if head.isdigit() and not node.is_empty else None
+        parents.append(-1 if parent is None else index_of.get(id(parent), -1))
         function_words.append(columns[7].split(":")[0] in FUNCTION_RELATIONS)
     if not known:
         return None, None
