@@ -18,7 +18,7 @@ def _commands(group: click.Group, prefix: list[str], context: click.Context):
         if command is None or command.hidden:
             continue
         path = [*prefix, name]
-        if isinstance(command, click.Group):
+        if hasattr(command, "list_commands"):  # a group (typer's own, not a click.Group since typer vendors click)
             yield from _commands(command, path, click.Context(command, info_name=name, parent=context))
         else:
             yield path, command, click.Context(command, info_name=name, parent=context)
