@@ -44,8 +44,10 @@ class Training:
     optional time budget after which the epoch in progress stops, is scored and may still be the best."""
 
     epochs: int = 10
-    encoder_rate: float = 8e-5
-    head_rate: float = 5e-4
+    # Chosen on GUM's held-out train documents (8 epochs, 3 seeds against 4): 1.5e-4 / 1e-3 scored 54.30 CoNLL on
+    # average, 8e-5 / 5e-4 scored 53.04; each seed gained (by 0.4 to 2.4).
+    encoder_rate: float = 1.5e-4
+    head_rate: float = 1e-3
     warmup: float = 0.1  # fraction of the steps with a rising learning rate
     seed: int = 42
     device: str = "auto"
