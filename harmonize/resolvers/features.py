@@ -161,8 +161,7 @@ def _columns(node: Node) -> list[str]:
     """The node's columns, from its line while it is untouched: read through the properties, every node of a
     training corpus would keep its line split (150 MB for GUM's train)."""
     line = node.verbatim_line()
-    return line.split("\t") if line is not None else [node.id, node.form, node.lemma, node.upos, node.xpos,
-                                                       node.feats, node.head, node.deprel]
+    return line.split("\t") if line is not None else node.columns()
 
 
 def span_syntax(features: DocumentFeatures, spans: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
