@@ -164,6 +164,14 @@ def _columns(node: Node) -> list[str]:
     return line.split("\t") if line is not None else node.columns()
 
 
+def span_positions(first: torch.Tensor, last: torch.Tensor, length: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """(inside, positions), each [spans, widest span]: the node indices of each span's words, padded (clamped to
+    ``length - 1``) to the widest, and which of them lie inside the span."""
+    widths = last - first + 1
+    offsets = torch.arange(int(widths.max()), device=first.device)
+    return offsets[None, :] < widths[:, None], (first[:, None] + offsets[None, :]).clamp(max=length - 1)
+
+
 def span_syntax(features: DocumentFeatures, spans: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """(class [spans], root [spans]) of ``spans`` [spans, 2] (see the module): one of the classes above; the root
     is the single word whose parent lies outside the span, else the span's last word."""
@@ -172,9 +180,7 @@ def span_syntax(features: DocumentFeatures, spans: torch.Tensor) -> tuple[torch.
     if parents is None or len(spans) == 0:
         return torch.full_like(first, NO_TREE), last.clone()
     widths = last - first + 1
-    offsets = torch.arange(int(widths.max()))
-    inside = offsets[None, :] < widths[:, None]
-    positions = (first[:, None] + offsets[None, :]).clamp(max=len(parents) - 1)
+    inside, positions = span_positions(first, last, len(parents))
     above = parents[positions]
     outside = inside & ((above < first[:, None]) | (above > last[:, None]))
     roots = outside.sum(1)

@@ -26,6 +26,7 @@ from harmonize.resolvers.features import (
     UNKNOWN_SPEAKER,
     DocumentFeatures,
     mention_keys,
+    span_positions,
     span_syntax,
 )
 
@@ -107,9 +108,7 @@ class Resolver(nn.Module):
         place in the tree."""
         first, last = spans[:, 0], spans[:, 1]
         widths = last - first + 1
-        offsets = torch.arange(int(widths.max()), device=words.device)
-        inside = offsets[None, :] < widths[:, None]
-        positions = (first[:, None] + offsets[None, :]).clamp(max=len(words) - 1)
+        inside, positions = span_positions(first, last, len(words))
         scores = self.attention(words)[positions, 0].masked_fill(~inside, float("-inf"))
         pooled = (scores.softmax(-1)[..., None] * words[positions]).sum(1)
         width = self.width((widths - 1).clamp(max=self.config.max_width))
