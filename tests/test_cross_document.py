@@ -99,6 +99,7 @@ def test_a_saved_model_predicts_the_same(trained) -> None:
     assert loaded.clustering == model.clustering and loaded.detection == model.detection
     assert loaded.lemma_prior == model.lemma_prior and set(model.lemma_prior) == {"gold", "predicted"}
     assert loaded.link_gate == model.link_gate and set(model.link_gate) == {"event", "entity"}
+    assert loaded.detection_overlap == model.detection_overlap and set(model.detection_overlap) == {"event", "entity"}
     first, second = parse_corefud(topic_documents("4", 3)), parse_corefud(topic_documents("4", 3))
     model.resolve(first, device="cpu")
     loaded.resolve(second, device="cpu")
@@ -209,6 +210,26 @@ def test_the_link_gate_leaves_unsure_detected_mentions_alone() -> None:
     assert matrix[0, 1] == np.float32(0.9)  # the matrix itself untouched
     labels = cluster(gated, 0.3)
     assert labels[0] == labels[2] != labels[1]
+
+
+def test_the_overlap_policy_is_the_one_the_tuning_mentions_follow() -> None:
+    """Flat where no two gold mentions of a kind overlap (ECB+), nested where the gold mentions nest: each kind's
+    policy and threshold are chosen together for the best mention F1."""
+    from harmonize.resolvers.mention_detection import FLAT, NESTED, choose_thresholds, kept_spans
+
+    flat = document("d1", "1", [("the", "(e2-person-2-"), ("mayor", "e2)"), ("of", None), ("the", "(e3-place-2-"),
+                                ("town", "e3)"), ("spoke", "(e1-event-1-)")])
+    nested = document("d1", "1", [("the", "(e2-person-2-"), ("mayor", None), ("of", None), ("the", "(e3-place-2-"),
+                                  ("town", "e3)e2)"), ("spoke", "(e1-event-1-)")])
+    # the detector's view of "the mayor of the town spoke": spans nested in each other, and the verb an event
+    scored = [[(0, 4, "entity", 0.5), (0, 1, "entity", 0.9), (1, 1, "entity", 0.8), (3, 4, "entity", 0.7),
+               (4, 4, "entity", 0.6), (5, 5, "event", 0.9)]]
+    assert choose_thresholds(scored, parse_corefud(flat))[1] == {"event": NESTED, "entity": FLAT}
+    assert choose_thresholds(scored, parse_corefud(nested))[1] == {"event": NESTED, "entity": NESTED}
+    assert kept_spans(scored[0], {"event": 0.5, "entity": 0.5}, {"entity": FLAT}) == [
+        (0, 1, "entity"), (3, 4, "entity"), (5, 5, "event")]
+    assert kept_spans(scored[0], {"event": 0.5, "entity": 0.65}) == [
+        (0, 1, "entity"), (1, 1, "entity"), (3, 4, "entity"), (5, 5, "event")]
 
 
 def test_input_without_topics_is_a_one_line_usage_error(tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ from harmonize.resolvers.features import (
     subtree_sizes,
     subword_windows,
 )
-from harmonize.resolvers.model import ResolverConfig, non_crossing
+from harmonize.resolvers.model import ResolverConfig, non_crossing, non_overlapping
 from harmonize.resolvers.neural import (
     TREELESS_DOCUMENT,
     Training,
@@ -382,6 +382,11 @@ def test_empty_nodes_of_the_input_are_read_learnt_and_resolved(tmp_path: Path) -
 def test_non_crossing_keeps_nested_spans_and_drops_crossing_ones() -> None:
     kept = non_crossing([[0, 3], [2, 5], [1, 2], [4, 4]], [0.9, 0.8, 0.7, 0.1])
     assert kept == [(0, 3), (1, 2), (4, 4)]
+
+
+def test_non_overlapping_drops_nested_spans_too() -> None:
+    kept = non_overlapping([[0, 3], [2, 5], [1, 2], [4, 4], [5, 6]], [0.9, 0.8, 0.7, 0.1, 0.05])
+    assert kept == [(0, 3), (4, 4), (5, 6)]
 
 
 def test_a_missing_or_broken_model_folder_is_one_clear_error(trained: Path, tmp_path: Path) -> None:

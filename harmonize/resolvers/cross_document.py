@@ -324,7 +324,8 @@ def write_clusters(corpus: Corpus, groups: dict[tuple, ScopeMentions], labels: d
 class CrossDocumentModel:
     """The pair scorer, the mention detector and the thresholds chosen on held-out training topics:
     ``clustering[mentions][kind]`` (the cut of average linkage, for gold and for predicted mentions),
-    ``lemma_prior[mentions][kind]`` (`with_lemma_prior`'s weight; none: 0), ``detection[kind]`` and
+    ``lemma_prior[mentions][kind]`` (`with_lemma_prior`'s weight; none: 0), ``detection[kind]``,
+    ``detection_overlap[kind]`` (`harmonize.resolvers.mention_detection.kept_spans`' policy; none: nested) and
     ``link_gate[kind]`` (`with_link_gate`'s detection probability below which a detected mention is linked to none;
     none: 0)."""
 
@@ -336,6 +337,7 @@ class CrossDocumentModel:
     scope: str
     lemma_prior: dict[str, dict[str, float]] = field(default_factory=dict)
     link_gate: dict[str, float] = field(default_factory=dict)
+    detection_overlap: dict[str, str] = field(default_factory=dict)
 
     def resolve(self, corpus: Corpus, gold_mentions: bool = False, device: str = "cpu",
                 report: Report | None = None, encoded: list | None = None) -> Counter:
@@ -347,7 +349,8 @@ class CrossDocumentModel:
         counts: Counter = Counter()
         confidence: dict[int, float] = {}
         if not gold_mentions:
-            counts.update(detect_mentions(corpus, self.detector, encoded, self.detection, report, confidence))
+            counts.update(detect_mentions(corpus, self.detector, encoded, self.detection, report, confidence,
+                                          self.detection_overlap))
         groups = scopes(corpus, self.scope, mention_vectors(corpus, encoded), report)
         mentions = "gold" if gold_mentions else "predicted"
         cut, prior = self.clustering[mentions], self.lemma_prior.get(mentions, {})
@@ -373,7 +376,8 @@ class CrossDocumentModel:
         (folder / DESCRIPTION).write_text(json.dumps(
             {"kind": "cross-document", "encoder": self.encoder, "scope": self.scope,
              "dimension": self.scorer.projection[0].in_features // 3, "clustering": self.clustering,
-             "lemma_prior": self.lemma_prior, "link_gate": self.link_gate, "detection": self.detection}, indent=1)
+             "lemma_prior": self.lemma_prior, "link_gate": self.link_gate, "detection": self.detection,
+             "detection_overlap": self.detection_overlap}, indent=1)
             + "\n", encoding="utf-8")
 
 
@@ -405,7 +409,7 @@ def load_model(folder: str | Path) -> CrossDocumentModel:
         detector = MentionDetector.from_state(state["detector"], description["dimension"])
         return CrossDocumentModel(scorer, detector, description["clustering"], description["detection"],
                                   description["encoder"], description["scope"], description.get("lemma_prior", {}),
-                                  description.get("link_gate", {}))
+                                  description.get("link_gate", {}), description.get("detection_overlap", {}))
     except (TypeError, ValueError, RuntimeError, KeyError) as error:
         raise HarmonizeError(f"{folder}: weights and description do not fit ({type(error).__name__}: "
                              f"{str(error).splitlines()[0] if str(error) else ''})") from None
@@ -545,36 +549,39 @@ def _learn(corpus: Corpus, words: list, scope: str, epochs: int, seed: int, repo
 
 
 def _choose(parts: list[tuple[Corpus, list, PairScorer, MentionDetector]], scope: str,
-            log: Callable[[str], None] | None) -> tuple[dict[str, float], dict[str, tuple]]:
-    """The detection thresholds and, for gold and detected mentions, the cuts (`_choose_cut`) on the tuning parts:
+            log: Callable[[str], None] | None) -> tuple[dict[str, float], dict[str, str], dict[str, tuple]]:
+    """The detection thresholds and overlap policies and, for gold and detected mentions, the cuts (`_choose_cut`)
+    on the tuning parts:
     each (documents, their word vectors, the pair scorer and detector that did not learn from them), chosen on all
     of them together."""
     from harmonize.resolvers.neural import fresh_copy
 
     tune = Corpus(documents=[d for held, *_ in parts for d in held.documents])
-    detection = choose_thresholds([scored_spans(detector, d, w) for held, words, _, detector in parts
+    detection, overlap = choose_thresholds([scored_spans(detector, d, w) for held, words, _, detector in parts
                                    for d, w in zip(held.documents, words)], tune, log)
     detected = Corpus(documents=[])
     confidence: dict[int, float] = {}
     matrices: dict[str, tuple[dict, dict]] = {"gold": ({}, {}), "predicted": ({}, {})}
     for held, words, scorer, detector in parts:
         found = fresh_copy(held)
-        detect_mentions(found, detector, words, detection, confidence=confidence)
+        detect_mentions(found, detector, words, detection, confidence=confidence, overlap=overlap)
         detected.documents.extend(found.documents)
         for what, corpus in (("gold", held), ("predicted", found)):
             groups, scored = scope_matrices(corpus, words, scorer, scope)
             matrices[what][0].update(groups)
             matrices[what][1].update(scored)
-    return detection, {"gold": _choose_cut(tune, tune, *matrices["gold"], scope, log, "gold"),
+    return detection, overlap, {"gold": _choose_cut(tune, tune, *matrices["gold"], scope, log, "gold"),
                        "predicted": _choose_cut(tune, detected, *matrices["predicted"], scope, log, "predicted",
                                                 confidence)}
 
 
-def _model(scorer: PairScorer, detector: MentionDetector, choices: tuple[dict[str, float], dict[str, tuple]],
-           encoder: str, scope: str) -> CrossDocumentModel:
-    detection, cuts = choices
+def _model(scorer: PairScorer, detector: MentionDetector,
+           choices: tuple[dict[str, float], dict[str, str], dict[str, tuple]], encoder: str, scope: str
+           ) -> CrossDocumentModel:
+    detection, overlap, cuts = choices
     return CrossDocumentModel(scorer, detector, {what: cut for what, (cut, _, _) in cuts.items()}, detection, encoder,
-                              scope, {what: prior for what, (_, prior, _) in cuts.items()}, cuts["predicted"][2])
+                              scope, {what: prior for what, (_, prior, _) in cuts.items()}, cuts["predicted"][2],
+                              overlap)
 
 
 def only_kind(corpus: Corpus, kind: str) -> Corpus:
@@ -675,7 +682,7 @@ def validate_cross_document(train: Corpus, dev: Corpus, scope: str = "topic", en
             seconds = time.perf_counter() - started
             baseline = fresh_copy(corpus)
             if mentions == "predicted":
-                detect_mentions(baseline, model.detector, words, model.detection)
+                detect_mentions(baseline, model.detector, words, model.detection, overlap=model.detection_overlap)
             started = time.perf_counter()
             resolve_lemma(baseline, scope, gold_mentions=True, report=Report())
             if name == "dev":

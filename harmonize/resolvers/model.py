@@ -208,3 +208,13 @@ def non_crossing(spans: list[list[int]], scores: list[float]) -> list[tuple[int,
         if all(last < f or first > l or (f <= first and last <= l) or (first <= f and l <= last) for f, l in kept):
             kept.append((first, last))
     return sorted(kept, key=lambda s: (s[0], -s[1]))
+
+
+def non_overlapping(spans: list[list[int]], scores: list[float]) -> list[tuple[int, int]]:
+    """As `non_crossing`, but a span overlapping an already kept one in any way (nested too) is dropped."""
+    kept: list[tuple[int, int]] = []
+    for index in sorted(range(len(spans)), key=lambda i: -scores[i]):
+        first, last = spans[index]
+        if all(last < f or first > l for f, l in kept):
+            kept.append((first, last))
+    return sorted(kept)
