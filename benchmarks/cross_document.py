@@ -10,7 +10,7 @@ annotates exhaustively. Prints the table, the training time, the prediction spee
 baseline (the peer measured in the same run; no reference system installs here) and peak memory.
 
     python benchmarks/cross_document.py [--encoder minilm] [--device cpu|cuda] [--epochs 4] [--scope topic]
-                                        [--folds 5] [--model DIR] [--data ../shared/data]
+                                        [--folds 5] [--members 3] [--model DIR] [--data ../shared/data]
 
 The issue's target (2-core CPU, MiniLM, training at most 60 minutes): on dev, events, topic level, the model above
 the lemma baseline on gold and on predicted mentions. The same script runs unchanged on a GPU (--device cuda) with
@@ -25,6 +25,7 @@ from pathlib import Path
 
 from common import arguments, peak_mb
 
+from harmonize.resolvers.cross_document import MEMBERS
 from harmonize.resolvers.protocol import FOLDS
 
 
@@ -39,6 +40,7 @@ def main() -> None:
     parser.add_argument("--model", type=Path)
     parser.add_argument("--folds", type=int, default=FOLDS, help="cross-validation folds over the train topics that "
                         "choose the thresholds (0: 4 train topics held out)")
+    parser.add_argument("--members", type=int, default=MEMBERS, help="pair scorers and detectors averaged")
     parser.add_argument("--test-topics", default="36,37,38,39,40,41,42,43,44,45")
     args = parser.parse_args()
     from harmonize import read
@@ -62,10 +64,10 @@ def main() -> None:
     result = validate_cross_document(train, dev, args.scope, args.encoder, args.epochs, args.seed, device=args.device,
                                      singletons=args.singletons, log=lambda line: print(line, flush=True),
                                      model_dir=args.model, test=test if test.documents else None,
-                                     folds=args.folds)
+                                     folds=args.folds, members=args.members)
     print(f"\n{result.protocol}")
     print(f"per {args.scope}; coreference metrics {'with' if args.singletons else 'without'} singletons; "
-          f"encoder {args.encoder} on {args.device}")
+          f"encoder {args.encoder} on {args.device}; {args.members} pair scorers and detectors averaged")
     print(result.table())
     print(f"training (encoding, pair scorers and detectors, choosing the thresholds): "
           f"{result.train_seconds:.1f} s")

@@ -21,6 +21,7 @@ from harmonize.converters.registry import COMMON_READER_OPTIONS, Format
 from harmonize.errors import HarmonizeError, Report
 from harmonize.io import atomic_write_text
 from harmonize.parsing import NO_PARSING, PARSE_HELP
+from harmonize.resolvers.cross_document import MEMBERS
 from harmonize.resolvers.protocol import FOLDS
 from harmonize.schemas.model import Corpus
 from harmonize.scoring.matching import DEFAULT_MATCHING, MATCHING_HELP
@@ -624,6 +625,9 @@ SchemeRules = Annotated[str | None, typer.Option(help="Scheme rules applied to t
 CrossDocument = Annotated[str | None, typer.Option(
     help="Cross-document coreference per 'topic', 'subtopic' or 'corpus' (ECB+; Cattan et al. 2021): mention "
          "detection, a pair scorer and average-linkage clustering inside each scope, events and entities apart.")]
+Members = Annotated[int, typer.Option(
+    help="With --cross-document: pair scorers and mention detectors, each with its own seed, whose probabilities "
+         "are averaged (1 trains a third as long, and its figures move more with the seed).", min=1)]
 Folds = Annotated[int, typer.Option(
     help="With --cross-document: the detection and clustering thresholds are chosen by this many folds of "
          "cross-validation over the training topics (each scored by a model that never saw it); validate --folds 0 "
@@ -702,6 +706,7 @@ def resolve_train(
     rules: SchemeRules = None,
     cross_document: CrossDocument = None,
     folds: Folds = FOLDS,
+    members: Members = MEMBERS,
     epochs: Epochs = None,
     encoder: Encoder = "minilm",
     device: Device = "auto",
@@ -724,7 +729,7 @@ def resolve_train(
     dev_corpus = read_corpus(dev, source, lenient, report, options, rules) if dev else None
     if cross_document is not None:
         _train_cross_document(train_corpus, dev_corpus, output, cross_document, epochs, encoder, device, seed,
-                              report, folds)
+                              report, folds, members)
         return
     history = train(train_corpus, dev_corpus, output, ResolverConfig(encoder=encoder),
                     Training(epochs=epochs or 10, seed=seed, device=device, max_minutes=max_minutes), resume=resume,
@@ -735,7 +740,7 @@ def resolve_train(
 
 
 def _train_cross_document(train_corpus, dev_corpus, output: Path, scope: str, epochs: int | None, encoder: str,
-                          device: str, seed: int, report: Report, folds: int) -> None:
+                          device: str, seed: int, report: Report, folds: int, members: int) -> None:
     from harmonize.resolvers.cross_document import train_model, train_model_folds
 
     if dev_corpus is None and folds < 2:
@@ -744,10 +749,10 @@ def _train_cross_document(train_corpus, dev_corpus, output: Path, scope: str, ep
     with _scope_needed():
         if dev_corpus is None:
             model = train_model_folds(train_corpus, folds, _scope(scope), encoder, epochs or 4, seed, device, _say,
-                                      report)
+                                      report, members=members)
         else:
             model = train_model(train_corpus, dev_corpus, _scope(scope), encoder, epochs or 4, seed, device, _say,
-                                report)
+                                report, members=members)
     model.save(output)
     _say_report(report)
     _say(f"wrote {output} (cross-document, per {scope})")
@@ -827,6 +832,7 @@ def validate(
     model_dir: Annotated[Path | None, typer.Option("--model", help="Keep the trained model in this folder.")] = None,
     cross_document: CrossDocument = None,
     folds: Folds = FOLDS,
+    members: Members = MEMBERS,
     dev_topics: Annotated[str | None, typer.Option(
         help="With --cross-document: these topics (comma-separated) are dev, the others of TRAIN train "
              "(ECB+'s standard dev topics: 2,5,12,18,21,23,34,35).")] = None,
@@ -847,7 +853,7 @@ def validate(
     """
     if cross_document is not None:
         _validate_cross_document(train, dev, source, cross_document, dev_topics, test, test_topics, singletons, epochs,
-                                 encoder, device, model_dir, lenient, input_option, folds)
+                                 encoder, device, model_dir, lenient, input_option, folds, members)
         return
     from harmonize.resolvers.model import ResolverConfig
     from harmonize.resolvers.neural import Training
@@ -868,7 +874,7 @@ def validate(
 def _validate_cross_document(train: Path, dev: Path, source: str, scope: str, dev_topics: str | None,
                              test: Path | None, test_topics: str | None, singletons: bool, epochs: int | None,
                              encoder: str, device: str, model_dir: Path | None, lenient: bool,
-                             input_option: list[str] | None, folds: int) -> None:
+                             input_option: list[str] | None, folds: int, members: int) -> None:
     from harmonize.resolvers import read_corpus
     from harmonize.resolvers.cross_document import validate_cross_document
     from harmonize.resolvers.protocol import select_topics
@@ -895,7 +901,7 @@ def _validate_cross_document(train: Path, dev: Path, source: str, scope: str, de
     with _scope_needed():
         result = validate_cross_document(train_corpus, dev_corpus, scope, encoder, epochs or 4, device=device,
                                          singletons=singletons, log=_say, model_dir=model_dir, report=report,
-                                         test=test_corpus, folds=folds)
+                                         test=test_corpus, folds=folds, members=members)
     _say_report(report)
     typer.echo(result.protocol)
     typer.echo(f"{len(train_corpus.documents)} training and {len(dev_corpus.documents)} dev documents; per {scope}; "

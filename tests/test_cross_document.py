@@ -66,7 +66,7 @@ def trained(tmp_path_factory):
     encoder = make_tiny_encoder(tmp_path_factory.mktemp("encoder"), sorted(words))
     train = parse_corefud(topic_documents("1", 8) + topic_documents("2", 8))
     dev = parse_corefud(topic_documents("3", 4))
-    model = train_model(train, dev, "topic", str(encoder), epochs=12, seed=0, device="cpu")
+    model = train_model(train, dev, "topic", str(encoder), epochs=12, seed=0, device="cpu", members=1)
     return model, tmp_path_factory.mktemp("model")
 
 
@@ -127,10 +127,10 @@ def test_the_thresholds_are_chosen_on_the_conll_the_scorer_gives(trained) -> Non
     assert sum(len(d.mentions) for d in gold.documents) == 19
     words = encode_documents(gold, model.encoder)
     detected = fresh_copy(gold)
-    detect_mentions(detected, model.detector, words, model.detection)
+    detect_mentions(detected, model.detectors, words, model.detection)
     compared = set()
     for response in (gold, detected):
-        groups, matrices = scope_matrices(response, words, model.scorer, "topic")
+        groups, matrices = scope_matrices(response, words, model.scorers, "topic")
         for kind in ("event", "entity"):
             tuning = TuningConll(gold, "topic", kind)
             for prior in (0.0, 1.0):
@@ -155,14 +155,23 @@ def test_thresholds_chosen_by_cross_validation_over_the_training_topics(tmp_path
     encoder = make_tiny_encoder(tmp_path / "encoder", sorted(words))
     train = parse_corefud(topic_documents("1", 6) + topic_documents("2", 6) + topic_documents("3", 6))
     said: list[str] = []
-    model = train_model_folds(train, 5, "topic", str(encoder), epochs=12, seed=0, device="cpu", log=said.append)
-    assert [line.split(":")[0] for line in said if line.startswith("fold") and "epoch 1:" in line] == \
-        ["fold 1/3", "fold 1/3", "fold 2/3", "fold 2/3", "fold 3/3", "fold 3/3"]  # pair scorer and detector each
+    model = train_model_folds(train, 5, "topic", str(encoder), epochs=12, seed=0, device="cpu", log=said.append,
+                              members=2)
+    assert [line.split(" epoch 1:")[0] for line in said if "epoch 1:" in line] == [
+        f"{fold}member {m}: {what}" for fold in ("fold 1/3: ", "fold 2/3: ", "fold 3/3: ", "")
+        for m in (1, 2) for what in ("pair scorer", "mention detector")]  # each member of each fold, then all
+    assert len(model.scorers) == len(model.detectors) == 2
     assert set(model.clustering) == {"gold", "predicted"} and set(model.detection) == {"event", "entity"}
     test = parse_corefud(topic_documents("4", 3))
     model.resolve(test, gold_mentions=True, device="cpu")
     assert kind_scores(parse_corefud(topic_documents("4", 3)), test, "topic", "event")["conll"] == \
         pytest.approx(100.0)
+    model.save(tmp_path / "model")  # both members saved, and loaded
+    again = parse_corefud(topic_documents("4", 3))
+    load_model(tmp_path / "model").resolve(again, device="cpu")
+    detected = parse_corefud(topic_documents("4", 3))
+    model.resolve(detected, device="cpu")
+    assert format_corefud(again) == format_corefud(detected)
 
 
 def test_training_without_dev_chooses_by_cross_validation_or_says_what_it_needs(tmp_path: Path) -> None:
@@ -177,7 +186,7 @@ def test_training_without_dev_chooses_by_cross_validation_or_says_what_it_needs(
              str(encoder), "--epochs", "1", "--device", "cpu", "-o", str(tmp_path / "model")]
     done = CliRunner().invoke(app, train)
     assert done.exit_code == 0, done.output
-    assert "fold 3/3: pair scorer epoch 1" in done.output and (tmp_path / "model" / "cross_document.json").is_file()
+    assert "fold 3/3: member 3: pair scorer epoch 1" in done.output and (tmp_path / "model" / "cross_document.json").is_file()
     done = CliRunner().invoke(app, [*train, "--folds", "0"])
     assert done.exit_code == 2 and "by cross-validation (--folds 2 or more) or on --dev" in done.output
 

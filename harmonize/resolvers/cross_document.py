@@ -8,6 +8,9 @@ resolver reads it. Mentions are the input's (``gold_mentions``) or the detector'
 pairwise scorer (a learned projection, then a small network over both projections, their product, whether the head
 lemmas are the same and the cosine of the two mention vectors) is trained on the gold mention pairs of one kind inside one scope of the training corpus,
 across documents and within: every coreferent pair and three times as many others drawn at random (seeded).
+The model holds ``members`` pair scorers and detectors (3 by default), each initialised and trained with its own
+seed, their probabilities averaged: one network's choices and dev figures move with its seed by a CoNLL point and
+more on ECB+, three agree better and score higher, for three times the training time.
 Prediction clusters each scope's mentions of each kind by average-linkage agglomerative clustering of
 1 - P(coreferent), cut at a threshold chosen on training topics the model did not learn from (the best CoNLL F1
 there, for gold and for detected mentions apart): by cross-validation over the training topics
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +49,7 @@ BLOCK = 64  # rows of a scope's pair matrix scored at once
 DOCUMENTS_AT_ONCE = 8  # documents whose encoder windows run in one batch
 MAX_CLUSTERED = 5000  # mentions clustered together at most (a 5000 x 5000 matrix is 100 MB)
 MENTIONS = ("gold", "predicted")
+MEMBERS = 3  # pair scorers and detectors whose probabilities are averaged
 WEIGHTS, DESCRIPTION = "cross_document.pt", "cross_document.json"  # the model folder's files
 
 
@@ -223,8 +227,8 @@ def train_pairs(groups: dict[tuple, ScopeMentions], epochs: int = 4, seed: int =
     return scorer
 
 
-def probabilities(scorer: PairScorer, group: ScopeMentions):
-    """The scope's matrix of P(coreferent), computed in blocks of rows."""
+def probabilities(scorers: Sequence[PairScorer], group: ScopeMentions):
+    """The scope's matrix of P(coreferent), the mean of the ``scorers``', computed in blocks of rows."""
     import numpy as np
     import torch
 
@@ -234,16 +238,17 @@ def probabilities(scorer: PairScorer, group: ScopeMentions):
     numbered: dict[str, int] = {}
     lemmas = torch.tensor([numbered.setdefault(lemma, len(numbered)) for lemma in group.lemmas])
     with torch.no_grad():
-        projected = scorer.projection(vectors)
+        projected = [scorer.projection(vectors) for scorer in scorers]
         unit = torch.nn.functional.normalize(vectors, dim=1, eps=1e-8)
         for start in range(0, size, BLOCK):
             end = min(size, start + BLOCK)
             rows = end - start
             same = (lemmas[start:end, None] == lemmas[None, :]).float().reshape(-1)
             similar = (unit[start:end] @ unit.T).reshape(-1)
-            logits = scorer.joined(projected[start:end].repeat_interleave(size, dim=0), projected.repeat(rows, 1),
-                                   same, similar)
-            matrix[start:end] = torch.sigmoid(logits).reshape(rows, size).numpy()
+            mean = sum(torch.sigmoid(scorer.joined(mine[start:end].repeat_interleave(size, dim=0),
+                                                   mine.repeat(rows, 1), same, similar))
+                       for scorer, mine in zip(scorers, projected)) / len(scorers)
+            matrix[start:end] = mean.reshape(rows, size).numpy()
     return (matrix + matrix.T) / 2
 
 
@@ -322,15 +327,16 @@ def write_clusters(corpus: Corpus, groups: dict[tuple, ScopeMentions], labels: d
 
 @dataclass
 class CrossDocumentModel:
-    """The pair scorer, the mention detector and the thresholds chosen on held-out training topics:
+    """The pair scorers and mention detectors (their probabilities averaged) and the thresholds chosen on
+    held-out training topics:
     ``clustering[mentions][kind]`` (the cut of average linkage, for gold and for predicted mentions),
     ``lemma_prior[mentions][kind]`` (`with_lemma_prior`'s weight; none: 0), ``detection[kind]``,
     ``detection_overlap[kind]`` (`harmonize.resolvers.mention_detection.kept_spans`' policy; none: nested) and
     ``link_gate[kind]`` (`with_link_gate`'s detection probability below which a detected mention is linked to none;
     none: 0)."""
 
-    scorer: PairScorer
-    detector: MentionDetector
+    scorers: list[PairScorer]
+    detectors: list[MentionDetector]
     clustering: dict[str, dict[str, float]]
     detection: dict[str, float]
     encoder: str
@@ -349,13 +355,13 @@ class CrossDocumentModel:
         counts: Counter = Counter()
         confidence: dict[int, float] = {}
         if not gold_mentions:
-            counts.update(detect_mentions(corpus, self.detector, encoded, self.detection, report, confidence,
+            counts.update(detect_mentions(corpus, self.detectors, encoded, self.detection, report, confidence,
                                           self.detection_overlap))
         groups = scopes(corpus, self.scope, mention_vectors(corpus, encoded), report)
         mentions = "gold" if gold_mentions else "predicted"
         cut, prior = self.clustering[mentions], self.lemma_prior.get(mentions, {})
         gate = self.link_gate if not gold_mentions else {}
-        labels = {key: cluster(with_link_gate(with_lemma_prior(probabilities(self.scorer, group), group,
+        labels = {key: cluster(with_link_gate(with_lemma_prior(probabilities(self.scorers, group), group,
                                                                prior.get(key[-1], 0.0)),
                                               group, confidence, gate.get(key[-1], 0.0)), cut[key[-1]])
                   for key, group in groups.items()}
@@ -372,10 +378,11 @@ class CrossDocumentModel:
 
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        torch.save({"pair": self.scorer.state(), "detector": self.detector.state()}, folder / WEIGHTS)
+        torch.save({"pair": [scorer.state() for scorer in self.scorers],
+                    "detector": [detector.state() for detector in self.detectors]}, folder / WEIGHTS)
         (folder / DESCRIPTION).write_text(json.dumps(
             {"kind": "cross-document", "encoder": self.encoder, "scope": self.scope,
-             "dimension": self.scorer.projection[0].in_features // 3, "clustering": self.clustering,
+             "dimension": self.scorers[0].projection[0].in_features // 3, "clustering": self.clustering,
              "lemma_prior": self.lemma_prior, "link_gate": self.link_gate, "detection": self.detection,
              "detection_overlap": self.detection_overlap}, indent=1)
             + "\n", encoding="utf-8")
@@ -403,16 +410,24 @@ def load_model(folder: str | Path) -> CrossDocumentModel:
         raise HarmonizeError(f"{folder / WEIGHTS}: not the weights `resolve train --cross-document` saves "
                              f"({type(error).__name__})") from None
     try:
-        scorer = PairScorer(3 * description["dimension"])
-        scorer.projection.load_state_dict(state["pair"]["projection"])
-        scorer.pair.load_state_dict(state["pair"]["pair"])
-        detector = MentionDetector.from_state(state["detector"], description["dimension"])
-        return CrossDocumentModel(scorer, detector, description["clustering"], description["detection"],
+        scorers = []
+        for pair_state in _members(state["pair"]):
+            scorers.append(PairScorer(3 * description["dimension"]))
+            scorers[-1].projection.load_state_dict(pair_state["projection"])
+            scorers[-1].pair.load_state_dict(pair_state["pair"])
+        detectors = [MentionDetector.from_state(detector_state, description["dimension"])
+                     for detector_state in _members(state["detector"])]
+        return CrossDocumentModel(scorers, detectors, description["clustering"], description["detection"],
                                   description["encoder"], description["scope"], description.get("lemma_prior", {}),
                                   description.get("link_gate", {}), description.get("detection_overlap", {}))
     except (TypeError, ValueError, RuntimeError, KeyError) as error:
         raise HarmonizeError(f"{folder}: weights and description do not fit ({type(error).__name__}: "
                              f"{str(error).splitlines()[0] if str(error) else ''})") from None
+
+
+def _members(state: dict | list) -> list[dict]:
+    """The members' states (a model saved before ensembles holds one, not in a list)."""
+    return state if isinstance(state, list) else [state]
 
 
 class TuningConll:
@@ -461,11 +476,11 @@ def _identity(mention: Mention) -> tuple:
     return (mention.sentence.document.id, frozenset(w.order for w in mention.words))  # type: ignore[union-attr]
 
 
-def scope_matrices(response: Corpus, encoded: list, scorer: PairScorer, scope: str
+def scope_matrices(response: Corpus, encoded: list, scorers: Sequence[PairScorer], scope: str
                    ) -> tuple[dict[tuple, ScopeMentions], dict[tuple, object]]:
-    """The response's scopes (`scopes`) and each one's matrix of P(coreferent) by ``scorer``."""
+    """The response's scopes (`scopes`) and each one's matrix of P(coreferent) by ``scorers``."""
     groups = scopes(response, scope, mention_vectors(response, encoded))
-    return groups, {key: probabilities(scorer, group) for key, group in groups.items()}
+    return groups, {key: probabilities(scorers, group) for key, group in groups.items()}
 
 
 def _choose_cut(dev: Corpus, response: Corpus, groups: dict[tuple, ScopeMentions], matrices: dict[tuple, object],
@@ -507,25 +522,27 @@ def _choose_cut(dev: Corpus, response: Corpus, groups: dict[tuple, ScopeMentions
 
 def train_model(train: Corpus, tune: Corpus, scope: str = "topic", encoder: str = "minilm", epochs: int = 4,
                 seed: int = 0, device: str = "cpu", log: Callable[[str], None] | None = None,
-                report: Report | None = None, encoded: tuple[list, list] | None = None) -> CrossDocumentModel:
-    """Train the pair scorer on ``train``'s gold mentions and the mention detector on its mentions, then choose the
-    detection thresholds and, for gold and for detected mentions, the clustering thresholds on ``tune`` (topics
-    held out of the training data: `harmonize.resolvers.protocol.hold_out`; never the reported split).
-    ``encoded``: the two corpora's word vectors where already computed."""
+                report: Report | None = None, encoded: tuple[list, list] | None = None, members: int = MEMBERS
+                ) -> CrossDocumentModel:
+    """Train ``members`` pair scorers on ``train``'s gold mentions and as many mention detectors on its mentions,
+    then choose the detection thresholds and, for gold and for detected mentions, the clustering thresholds on
+    ``tune`` (topics held out of the training data: `harmonize.resolvers.protocol.hold_out`; never the reported
+    split). ``encoded``: the two corpora's word vectors where already computed."""
     train_words, tune_words = encoded or (encode_documents(train, encoder, device),
                                           encode_documents(tune, encoder, device))
-    scorer, detector = _learn(train, train_words, scope, epochs, seed, report, log)
-    return _model(scorer, detector, _choose([(tune, tune_words, scorer, detector)], scope, log), encoder, scope)
+    scorers, detectors = _learn(train, train_words, scope, epochs, seed, members, report, log)
+    return _model(scorers, detectors, _choose([(tune, tune_words, scorers, detectors)], scope, log), encoder, scope)
 
 
 def train_model_folds(train: Corpus, folds: int = FOLDS, scope: str = "topic", encoder: str = "minilm",
                       epochs: int = 4, seed: int = 0, device: str = "cpu", log: Callable[[str], None] | None = None,
-                      report: Report | None = None, encoded: list | None = None) -> CrossDocumentModel:
+                      report: Report | None = None, encoded: list | None = None, members: int = MEMBERS
+                      ) -> CrossDocumentModel:
     """`train_model` with its thresholds chosen by cross-validation over the training topics (the default of
-    ``validate`` and of ``resolve train`` without ``--dev``): each of ``folds`` pair scorers and detectors learns
-    from the other folds' topics and scores its own, the thresholds are chosen on all the training topics so scored,
-    and the model kept learns from every training topic. (Chosen on four held-out topics, the thresholds did not
-    carry to others: detected entities stayed below the lemma baseline on dev.) Fewer training topics than
+    ``validate`` and of ``resolve train`` without ``--dev``): each of ``folds`` sets of pair scorers and detectors
+    learns from the other folds' topics and scores its own, the thresholds are chosen on all the training topics so
+    scored, and the model kept learns from every training topic. (Chosen on four held-out topics, the thresholds
+    did not carry to others: detected entities stayed below the lemma baseline on dev.) Fewer training topics than
     ``folds``: as many folds as topics. ``encoded``: ``train``'s word vectors where already computed."""
     folds = fold_count(train, folds)
     splits = topic_folds(train, folds)  # too few topics fail before any work
@@ -534,54 +551,63 @@ def train_model_folds(train: Corpus, folds: int = FOLDS, scope: str = "topic", e
     parts = []
     for number, split in enumerate(splits, 1):
         fold_log = None if log is None else (lambda line, n=number: log(f"fold {n}/{folds}: {line}"))
-        scorer, detector = _learn(split.fit, [vectors[id(d)] for d in split.fit.documents], scope, epochs, seed,
-                                  Report(), fold_log)
-        parts.append((split.tune, [vectors[id(d)] for d in split.tune.documents], scorer, detector))
+        scorers, detectors = _learn(split.fit, [vectors[id(d)] for d in split.fit.documents], scope, epochs, seed,
+                                    members, Report(), fold_log)
+        parts.append((split.tune, [vectors[id(d)] for d in split.tune.documents], scorers, detectors))
     choices = _choose(parts, scope, log)
-    return _model(*_learn(train, words, scope, epochs, seed, report, log), choices, encoder, scope)
+    return _model(*_learn(train, words, scope, epochs, seed, members, report, log), choices, encoder, scope)
 
 
-def _learn(corpus: Corpus, words: list, scope: str, epochs: int, seed: int, report: Report | None,
-           log: Callable[[str], None] | None) -> tuple[PairScorer, MentionDetector]:
-    """A pair scorer and a mention detector trained on ``corpus`` (``words``: its documents' word vectors)."""
-    scorer = train_pairs(scopes(corpus, scope, mention_vectors(corpus, words)), epochs, seed, log)
-    return scorer, train_detector(corpus, words, 2 * epochs, seed, report, log)
+def _learn(corpus: Corpus, words: list, scope: str, epochs: int, seed: int, members: int, report: Report | None,
+           log: Callable[[str], None] | None) -> tuple[list[PairScorer], list[MentionDetector]]:
+    """``members`` pair scorers and mention detectors trained on ``corpus`` (``words``: its documents' word
+    vectors), member m with seed ``seed + 1000 m`` (so that the first is the one-member model of ``seed``, and the
+    members of seeds 0 and 1 differ)."""
+    if members < 1:
+        raise HarmonizeError(f"a cross-document model needs at least one member, not {members}")
+    groups = scopes(corpus, scope, mention_vectors(corpus, words))
+    scorers, detectors = [], []
+    for member in range(members):
+        member_log = log if members == 1 or log is None else (lambda line, m=member: log(f"member {m + 1}: {line}"))
+        scorers.append(train_pairs(groups, epochs, seed + 1000 * member, member_log))
+        detectors.append(train_detector(corpus, words, 2 * epochs, seed + 1000 * member,
+                                        report if member == 0 else Report(), member_log))
+    return scorers, detectors
 
 
-def _choose(parts: list[tuple[Corpus, list, PairScorer, MentionDetector]], scope: str,
+def _choose(parts: list[tuple[Corpus, list, list[PairScorer], list[MentionDetector]]], scope: str,
             log: Callable[[str], None] | None) -> tuple[dict[str, float], dict[str, str], dict[str, tuple]]:
     """The detection thresholds and overlap policies and, for gold and detected mentions, the cuts (`_choose_cut`)
-    on the tuning parts:
-    each (documents, their word vectors, the pair scorer and detector that did not learn from them), chosen on all
-    of them together."""
+    on the tuning parts: each (documents, their word vectors, the pair scorers and detectors that did not learn
+    from them), chosen on all of them together."""
     from harmonize.resolvers.neural import fresh_copy
 
     tune = Corpus(documents=[d for held, *_ in parts for d in held.documents])
-    detection, overlap = choose_thresholds([scored_spans(detector, d, w) for held, words, _, detector in parts
-                                   for d, w in zip(held.documents, words)], tune, log)
+    detection, overlap = choose_thresholds([scored_spans(detectors, d, w) for held, words, _, detectors in parts
+                                            for d, w in zip(held.documents, words)], tune, log)
     detected = Corpus(documents=[])
     confidence: dict[int, float] = {}
     matrices: dict[str, tuple[dict, dict]] = {"gold": ({}, {}), "predicted": ({}, {})}
-    for held, words, scorer, detector in parts:
+    for held, words, scorers, detectors in parts:
         found = fresh_copy(held)
-        detect_mentions(found, detector, words, detection, confidence=confidence, overlap=overlap)
+        detect_mentions(found, detectors, words, detection, confidence=confidence, overlap=overlap)
         detected.documents.extend(found.documents)
         for what, corpus in (("gold", held), ("predicted", found)):
-            groups, scored = scope_matrices(corpus, words, scorer, scope)
+            groups, scored = scope_matrices(corpus, words, scorers, scope)
             matrices[what][0].update(groups)
             matrices[what][1].update(scored)
-    return detection, overlap, {"gold": _choose_cut(tune, tune, *matrices["gold"], scope, log, "gold"),
-                       "predicted": _choose_cut(tune, detected, *matrices["predicted"], scope, log, "predicted",
-                                                confidence)}
+    return detection, overlap, {
+        "gold": _choose_cut(tune, tune, *matrices["gold"], scope, log, "gold"),
+        "predicted": _choose_cut(tune, detected, *matrices["predicted"], scope, log, "predicted", confidence)}
 
 
-def _model(scorer: PairScorer, detector: MentionDetector,
+def _model(scorers: list[PairScorer], detectors: list[MentionDetector],
            choices: tuple[dict[str, float], dict[str, str], dict[str, tuple]], encoder: str, scope: str
            ) -> CrossDocumentModel:
     detection, overlap, cuts = choices
-    return CrossDocumentModel(scorer, detector, {what: cut for what, (cut, _, _) in cuts.items()}, detection, encoder,
-                              scope, {what: prior for what, (_, prior, _) in cuts.items()}, cuts["predicted"][2],
-                              overlap)
+    return CrossDocumentModel(scorers, detectors, {what: cut for what, (cut, _, _) in cuts.items()}, detection,
+                              encoder, scope, {what: prior for what, (_, prior, _) in cuts.items()},
+                              cuts["predicted"][2], overlap)
 
 
 def only_kind(corpus: Corpus, kind: str) -> Corpus:
@@ -641,13 +667,13 @@ class Validation:
 def validate_cross_document(train: Corpus, dev: Corpus, scope: str = "topic", encoder: str = "minilm",
                             epochs: int = 4, seed: int = 0, device: str = "cpu", singletons: bool = False,
                             log: Callable[[str], None] | None = None, model_dir: str | Path | None = None,
-                            report: Report | None = None, test: Corpus | None = None, folds: int = FOLDS
-                            ) -> Validation:
+                            report: Report | None = None, test: Corpus | None = None, folds: int = FOLDS,
+                            members: int = MEMBERS) -> Validation:
     """Train on ``train``, its thresholds chosen by ``folds``-fold cross-validation over its topics
     (`train_model_folds`; 0: on train topics held out, `harmonize.resolvers.protocol.hold_out`), then score on
     ``dev`` (and ``test``), untouched, the same-lemma baseline and the model, on gold mentions and on the detector's
-    mentions (the lemma baseline clusters the same detected mentions); the model is kept in ``model_dir`` where
-    given."""
+    mentions (the lemma baseline clusters the same detected mentions); the model (of ``members`` pair scorers and
+    detectors) is kept in ``model_dir`` where given."""
     import time
 
     from harmonize.resolvers.lemma import resolve_lemma
@@ -661,12 +687,13 @@ def validate_cross_document(train: Corpus, dev: Corpus, scope: str = "topic", en
     chosen = "the detection and clustering thresholds"
     if folds:
         folds = fold_count(train, folds)
-        model = train_model_folds(train, folds, scope, encoder, epochs, seed, device, log, report)
+        model = train_model_folds(train, folds, scope, encoder, epochs, seed, device, log, report, members=members)
         protocol = cross_validation_line(folds, train, chosen, list(reported))
     else:
         split = hold_out(train, "topic")
         encoded = (encode_documents(split.fit, encoder, device), encode_documents(split.tune, encoder, device))
-        model = train_model(split.fit, split.tune, scope, encoder, epochs, seed, device, log, report, encoded)
+        model = train_model(split.fit, split.tune, scope, encoder, epochs, seed, device, log, report, encoded,
+                            members)
         protocol = split.describe(chosen, list(reported))
     train_seconds = time.perf_counter() - started
     if model_dir is not None:
@@ -682,7 +709,7 @@ def validate_cross_document(train: Corpus, dev: Corpus, scope: str = "topic", en
             seconds = time.perf_counter() - started
             baseline = fresh_copy(corpus)
             if mentions == "predicted":
-                detect_mentions(baseline, model.detector, words, model.detection, overlap=model.detection_overlap)
+                detect_mentions(baseline, model.detectors, words, model.detection, overlap=model.detection_overlap)
             started = time.perf_counter()
             resolve_lemma(baseline, scope, gold_mentions=True, report=Report())
             if name == "dev":

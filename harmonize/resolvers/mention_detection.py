@@ -135,15 +135,19 @@ def train_detector(corpus: Corpus, encoded: Sequence, epochs: int = 8, seed: int
     return detector
 
 
-def scored_spans(detector: MentionDetector, document: Document, words) -> list[tuple[int, int, str, float]]:
-    """(first, last, kind, probability) of each candidate, as its likelier kind."""
+def scored_spans(detectors: Sequence[MentionDetector], document: Document, words
+                 ) -> list[tuple[int, int, str, float]]:
+    """(first, last, kind, probability) of each candidate, as its likelier kind by the mean of the ``detectors``'
+    probabilities (candidates up to the narrowest one's width)."""
     import torch
 
-    spans = candidate_spans(document, detector.max_width)
+    spans = candidate_spans(document, min(detector.max_width for detector in detectors))
     if not spans:
         return []
     with torch.no_grad():
-        probabilities = torch.softmax(detector.logits(words, torch.tensor(spans)), dim=1)
+        candidates = torch.tensor(spans)
+        probabilities = sum(torch.softmax(detector.logits(words, candidates), dim=1)
+                            for detector in detectors) / len(detectors)
     kinds = probabilities[:, 1:].argmax(1) + 1
     best = probabilities.gather(1, kinds[:, None]).squeeze(1)
     return [(first, last, LABEL_KINDS[int(kind)], float(p)) for (first, last), kind, p in zip(spans, kinds, best)]
@@ -202,16 +206,16 @@ def middle_of_best(scores: dict[float, float]) -> float:
     return tied[len(tied) // 2]
 
 
-def detect_mentions(corpus: Corpus, detector: MentionDetector, encoded: Sequence, thresholds: dict[str, float],
-                    report: Report | None = None, confidence: dict[int, float] | None = None,
-                    overlap: dict[str, str] | None = None) -> Counter:
-    """Replace the corpus' coreference by the detected mentions (`kept_spans`), each its own entity (typed
-    ``event`` for events); ``confidence`` (where given) gets id(mention) -> the detector's probability of the
-    mention's kind."""
+def detect_mentions(corpus: Corpus, detectors: Sequence[MentionDetector], encoded: Sequence,
+                    thresholds: dict[str, float], report: Report | None = None,
+                    confidence: dict[int, float] | None = None, overlap: dict[str, str] | None = None) -> Counter:
+    """Replace the corpus' coreference by the mentions the ``detectors`` find together (`scored_spans`,
+    `kept_spans`), each its own entity (typed ``event`` for events); ``confidence`` (where given) gets id(mention)
+    -> the detectors' probability of the mention's kind."""
     from harmonize.resolvers.documents import without_coreference
 
     report = report if report is not None else Report()
-    scored = [scored_spans(detector, d, w) for d, w in zip(corpus.documents, encoded)]
+    scored = [scored_spans(detectors, d, w) for d, w in zip(corpus.documents, encoded)]
     found = [kept_spans(spans, thresholds, overlap) for spans in scored]
     without_coreference(corpus, report)
     counts: Counter = Counter()
