@@ -175,22 +175,28 @@ def choose_thresholds(scored: Sequence[list[tuple[int, int, str, float]]], tune:
     or by several, each scoring documents it did not learn from); ``flat`` only where it does better."""
     gold = [{(first, last, mention_kind(m)) for m, first, last in mention_extents(document)
              if len(m.words) == last - first + 1} for document in tune.documents]
+    kinds = list(LABEL_KINDS.values())
+    f1: dict[tuple[str, str], dict[float, float]] = {}  # (kind, policy) -> threshold -> F1
+    for policy in (NESTED, FLAT):
+        for threshold in THRESHOLDS:
+            found, right, wanted = Counter(), Counter(), Counter()
+            for spans, expected in zip(scored, gold):
+                predicted = set(kept_spans(spans, dict.fromkeys(kinds, threshold), dict.fromkeys(kinds, policy)))
+                for kind in kinds:
+                    mine = {s for s in predicted if s[2] == kind}
+                    truth = {s for s in expected if s[2] == kind}
+                    found[kind], right[kind], wanted[kind] = (found[kind] + len(mine), right[kind] + len(mine & truth),
+                                                              wanted[kind] + len(truth))
+            for kind in kinds:
+                total = found[kind] + wanted[kind]
+                f1.setdefault((kind, policy), {})[threshold] = 2 * right[kind] / total if total else 0.0
     thresholds, overlap = {}, {}
-    for kind in LABEL_KINDS.values():
+    for kind in kinds:
         best: tuple[float, str, float] | None = None  # (F1, policy, threshold)
         for policy in (NESTED, FLAT):
-            f1 = {}
-            for threshold in THRESHOLDS:
-                found = right = wanted = 0
-                for spans, expected in zip(scored, gold):
-                    predicted = {s for s in kept_spans(spans, dict.fromkeys(LABEL_KINDS.values(), threshold),
-                                                       dict.fromkeys(LABEL_KINDS.values(), policy)) if s[2] == kind}
-                    truth = {s for s in expected if s[2] == kind}
-                    found, right, wanted = found + len(predicted), right + len(predicted & truth), wanted + len(truth)
-                f1[threshold] = 2 * right / (found + wanted) if found + wanted else 0.0
-            threshold = middle_of_best(f1)
-            if best is None or f1[threshold] > best[0] + 1e-9:
-                best = (f1[threshold], policy, threshold)
+            threshold = middle_of_best(f1[(kind, policy)])
+            if best is None or f1[(kind, policy)][threshold] > best[0] + 1e-9:
+                best = (f1[(kind, policy)][threshold], policy, threshold)
         assert best is not None
         thresholds[kind], overlap[kind] = best[2], best[1]
         if log is not None:

@@ -14,6 +14,7 @@ gold mentions for antecedents, prediction the detected ones.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 import torch
@@ -202,19 +203,21 @@ class Resolver(nn.Module):
 def non_crossing(spans: list[list[int]], scores: list[float]) -> list[tuple[int, int]]:
     """The spans that survive, best first, when a span crossing an already kept one (overlapping without
     nesting) is dropped; in document order (first word, longer first)."""
-    kept: list[tuple[int, int]] = []
-    for index in sorted(range(len(spans)), key=lambda i: -scores[i]):
-        first, last = spans[index]
-        if all(last < f or first > l or (f <= first and last <= l) or (first <= f and l <= last) for f, l in kept):
-            kept.append((first, last))
-    return sorted(kept, key=lambda s: (s[0], -s[1]))
+    return _best_first(spans, scores, lambda first, last, f, l: not (
+        last < f or first > l or (f <= first and last <= l) or (first <= f and l <= last)))
 
 
 def non_overlapping(spans: list[list[int]], scores: list[float]) -> list[tuple[int, int]]:
     """As `non_crossing`, but a span overlapping an already kept one in any way (nested too) is dropped."""
+    return _best_first(spans, scores, lambda first, last, f, l: not (last < f or first > l))
+
+
+def _best_first(spans: list[list[int]], scores: list[float], clash: Callable[[int, int, int, int], bool]
+                ) -> list[tuple[int, int]]:
+    """The spans kept, best score first, each unless it ``clash``es with one kept before; in document order."""
     kept: list[tuple[int, int]] = []
     for index in sorted(range(len(spans)), key=lambda i: -scores[i]):
         first, last = spans[index]
-        if all(last < f or first > l for f, l in kept):
+        if not any(clash(first, last, f, l) for f, l in kept):
             kept.append((first, last))
-    return sorted(kept)
+    return sorted(kept, key=lambda s: (s[0], -s[1]))
