@@ -417,6 +417,22 @@ def test_fresh_copy_shares_nothing() -> None:
     assert format_corefud(corpus) == format_corefud(parse_corefud(TRAIN_DOC))
 
 
+def test_fresh_copy_keeps_an_unknown_head_unknown() -> None:
+    """ECB+ annotates no heads: a copy headed by first words changed the lemma baseline's and the cross-document
+    model's lemmas (which fall back on the last word) between the training corpus and validate's copies."""
+    corpus = parse_corefud(TRAIN_DOC)
+    document = corpus.documents[0]
+    long = [m for m in document.mentions if len(m.words) > 1]
+    document.move_head(long[0], None)
+    copy = fresh_copy(corpus).documents[0]
+    heads = {tuple(w.order for w in m.words): m.head for m in copy.mentions}
+    assert heads[tuple(w.order for w in long[0].words)] is None
+    for mention in (m for m in document.mentions if m is not long[0]):
+        copied = heads[tuple(w.order for w in mention.words)]
+        assert (copied is None) == (mention.head is None)
+        assert mention.head is None or copied.order == mention.head.order
+
+
 def run_cli(*args: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "harmonize", *map(str, args)], capture_output=True, text=True,
                           check=False)
