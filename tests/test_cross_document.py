@@ -157,9 +157,12 @@ def test_thresholds_chosen_by_cross_validation_over_the_training_topics(tmp_path
     said: list[str] = []
     model = train_model_folds(train, 5, "topic", str(encoder), epochs=12, seed=0, device="cpu", log=said.append,
                               members=2)
+    folds = ("fold 1/3: ", "fold 2/3: ", "fold 3/3: ")
     assert [line.split(" epoch 1:")[0] for line in said if "epoch 1:" in line] == [
-        f"{fold}member {m}: {what}" for fold in ("fold 1/3: ", "fold 2/3: ", "fold 3/3: ", "")
-        for m in (1, 2) for what in ("pair scorer", "mention detector")]  # each member of each fold, then all
+        *(f"{fold}member {m}: mention detector" for fold in folds for m in (1, 2)),  # the folds' detectors detect,
+        *(f"{fold}member {m}: pair scorer" for fold in folds for m in (1, 2)),  # their wrong spans are learnt,
+        *(f"member {m}: {what}" for what in ("pair scorer", "mention detector") for m in (1, 2))]  # then by all
+    assert any("spans detected out of sample that are no mentions" in line for line in said)
     assert len(model.scorers) == len(model.detectors) == 2
     assert set(model.clustering) == {"gold", "predicted"} and set(model.detection) == {"event", "entity"}
     test = parse_corefud(topic_documents("4", 3))
@@ -201,6 +204,22 @@ def test_the_lemma_prior_raises_same_lemma_pairs_only() -> None:
     assert with_lemma_prior(matrix, group, 0.0) is matrix  # off: the scorer alone
     raised = with_lemma_prior(matrix, group, 0.8)
     assert raised[0, 1] == raised[1, 0] == np.float32(0.8) and raised[0, 2] == raised[1, 2] == np.float32(0.3)
+
+
+def test_wrong_detections_are_negatives_as_many_as_the_coreferent_pairs() -> None:
+    import random
+
+    from harmonize.resolvers.cross_document import ScopeMentions, _pairs
+
+    group = ScopeMentions(mentions=[None] * 6, entities=["a", "a", "a", "b", "b", "c"])  # type: ignore[list-item]
+    plain = _pairs(group, random.Random(0))
+    pairs = _pairs(group, random.Random(0), wrong=5)  # mentions 6..10 are wrong detections
+    positive = [(i, j) for i, j, label in pairs if label]
+    assert positive == [(i, j) for i, j, label in plain if label] == [(0, 1), (0, 2), (1, 2), (3, 4)]
+    unmentioned = [(i, j, label) for i, j, label in pairs if j >= 6]
+    assert len(unmentioned) == len(positive) and all(label == 0.0 for *_, label in unmentioned)
+    assert [p for p in pairs if p[1] < 6] == plain  # the mentions' own pairs as without them
+    assert len(_pairs(ScopeMentions(mentions=[None] * 2, entities=["a", "a"]), random.Random(0), wrong=1)) == 2
 
 
 def test_the_link_gate_leaves_unsure_detected_mentions_alone() -> None:

@@ -6,12 +6,14 @@ The model: each document is read once by an encoder (MiniLM by default), frozen,
 resolver reads it. Mentions are the input's (``gold_mentions``) or the detector's
 (`harmonize.resolvers.mention_detection`); a mention is the mean, first and last of its words' vectors. A
 pairwise scorer (a learned projection, then a small network over both projections, their product, whether the head
-lemmas are the same and the cosine of the two mention vectors) is trained on the gold mention pairs of one kind inside one scope of the training corpus,
-across documents and within: every coreferent pair and three times as many others drawn at random (seeded).
+lemmas are the same and the cosine of the two mention vectors) is trained on the gold mention pairs of one kind
+inside one scope of the training corpus, across documents and within: every coreferent pair and three times as
+many others drawn at random (seeded), and, where the thresholds are chosen by cross-validation, as many pairs of a
+span that a fold's detector found out of sample and that is no mention with any other (the wrong spans the model
+meets on new topics, which a scorer trained on gold mentions alone never saw; the tutorial has what it changed).
 The model holds ``members`` pair scorers and detectors (3 by default), each initialised and trained with its own
 seed, their probabilities averaged: one network's choices and dev figures move with its seed by a CoNLL point and
-more on ECB+; with three, the worse of two seeds stands higher above the lemma baseline on gold mentions and
-detected events (+4.85, +3.95, +2.96 against +3.95, +2.76, +0.83), for three times the training time.
+more on ECB+, three move less, for three times the training time (the cross-document tutorial has the figures).
 Prediction clusters each scope's mentions of each kind by average-linkage agglomerative clustering of
 1 - P(coreferent), cut at a threshold chosen on training topics the model did not learn from (the best CoNLL F1
 there, for gold and for detected mentions apart): by cross-validation over the training topics
@@ -35,6 +37,8 @@ from harmonize.resolvers.mention_detection import (
     MentionDetector,
     choose_thresholds,
     detect_mentions,
+    kept_spans,
+    mention_extents,
     middle_of_best,
     scored_spans,
     train_detector,
@@ -174,7 +178,11 @@ class PairScorer:
         return {"projection": self.projection.state_dict(), "pair": self.pair.state_dict()}
 
 
-def _pairs(group: ScopeMentions, rng: random.Random, negatives: int = 3) -> list[tuple[int, int, float]]:
+def _pairs(group: ScopeMentions, rng: random.Random, negatives: int = 3, wrong: int = 0
+           ) -> list[tuple[int, int, float]]:
+    """Every coreferent pair of the group's mentions, ``negatives`` times as many others drawn at random, and (where
+    the scope has ``wrong`` detections, numbered after the mentions) as many pairs of a wrong detection with any
+    other as there are coreferent pairs: a span that is no mention corefers with nothing."""
     by_entity: dict[str, list[int]] = {}
     for index, entity in enumerate(group.entities):
         by_entity.setdefault(entity, []).append(index)
@@ -188,21 +196,32 @@ def _pairs(group: ScopeMentions, rng: random.Random, negatives: int = 3) -> list
         i, j = sorted(rng.sample(range(size), 2)) if size > 1 else (0, 0)
         if i != j and group.entities[i] != group.entities[j]:
             negative.add((i, j))
-    return positive + [(i, j, 0.0) for i, j in sorted(negative)]
+    unmentioned: set[tuple[int, int]] = set()
+    wanted = min(max(1, len(positive)), wrong * (wrong - 1) // 2 + wrong * size)
+    for _ in range(20 * wanted):
+        if len(unmentioned) >= wanted:
+            break
+        i, j = size + rng.randrange(wrong), rng.randrange(size + wrong)
+        if i != j:
+            unmentioned.add((min(i, j), max(i, j)))
+    return positive + [(i, j, 0.0) for i, j in sorted(negative | unmentioned)]
 
 
 def train_pairs(groups: dict[tuple, ScopeMentions], epochs: int = 4, seed: int = 0,
-                log: Callable[[str], None] | None = None) -> PairScorer:
-    """A pair scorer trained on the pairs of every scope and kind of the training corpus."""
+                log: Callable[[str], None] | None = None, wrong: dict[tuple, ScopeMentions] | None = None
+                ) -> PairScorer:
+    """A pair scorer trained on the pairs of every scope and kind of the training corpus; ``wrong``: the spans a
+    detector found there that are no mentions (`wrong_detections`, by the same keys), learnt as negatives."""
     import torch
 
     rng = random.Random(seed)
     examples = []
-    for group in groups.values():
+    for key, group in groups.items():
+        spurious = (wrong or {}).get(key, ScopeMentions())
         if len(group.mentions) > 1:
-            vectors = torch.stack(group.vectors)
-            lemmas = group.lemmas
-            for i, j, label in _pairs(group, rng):
+            vectors = torch.stack(group.vectors + spurious.vectors)
+            lemmas = group.lemmas + spurious.lemmas
+            for i, j, label in _pairs(group, rng, wrong=len(spurious.mentions)):
                 examples.append((vectors[i], vectors[j], float(lemmas[i] == lemmas[j]), label))
     if not examples:
         raise HarmonizeError("no mention pairs to learn from (no scope has two mentions of one kind)")
@@ -528,11 +547,14 @@ def train_model(train: Corpus, tune: Corpus, scope: str = "topic", encoder: str 
     """Train ``members`` pair scorers on ``train``'s gold mentions and as many mention detectors on its mentions,
     then choose the detection thresholds and, for gold and for detected mentions, the clustering thresholds on
     ``tune`` (topics held out of the training data: `harmonize.resolvers.protocol.hold_out`; never the reported
-    split). ``encoded``: the two corpora's word vectors where already computed."""
+    split). ``encoded``: the two corpora's word vectors where already computed. (Without folds, no detector has
+    read the training topics without learning from them: the pair scorers learn no wrong detections.)"""
     train_words, tune_words = encoded or (encode_documents(train, encoder, device),
                                           encode_documents(tune, encoder, device))
-    scorers, detectors = _learn(train, train_words, scope, epochs, seed, members, report, log)
-    return _model(scorers, detectors, _choose([(tune, tune_words, scorers, detectors)], scope, log), encoder, scope)
+    detectors = _detectors(train, train_words, epochs, seed, members, report, log)
+    scorers = _pair_scorers(train, train_words, scope, epochs, seed, members, None, log)
+    parts = [(tune, tune_words, scorers, detectors)]
+    return _model(scorers, detectors, _choose(parts, _detection(parts, log), scope, log), encoder, scope)
 
 
 def train_model_folds(train: Corpus, folds: int = FOLDS, scope: str = "topic", encoder: str = "minilm",
@@ -540,11 +562,14 @@ def train_model_folds(train: Corpus, folds: int = FOLDS, scope: str = "topic", e
                       report: Report | None = None, encoded: list | None = None, members: int = MEMBERS
                       ) -> CrossDocumentModel:
     """`train_model` with its thresholds chosen by cross-validation over the training topics (the default of
-    ``validate`` and of ``resolve train`` without ``--dev``): each of ``folds`` sets of pair scorers and detectors
-    learns from the other folds' topics and scores its own, the thresholds are chosen on all the training topics so
-    scored, and the model kept learns from every training topic. (Chosen on four held-out topics, the thresholds
-    did not carry to others: detected entities stayed below the lemma baseline on dev.) Fewer training topics than
-    ``folds``: as many folds as topics. ``encoded``: ``train``'s word vectors where already computed."""
+    ``validate`` and of ``resolve train`` without ``--dev``): each of ``folds`` sets of detectors learns from the
+    other folds' topics and detects mentions in its own; the detection thresholds are chosen on all the training
+    topics so detected, and the spans detected there that are no mentions (out of sample, as the model will meet
+    them) are learnt as negative pairs by each fold's pair scorers (from the other folds' topics) and by the model's;
+    the clustering thresholds are chosen on all the training topics scored by the fold that did not learn them, and
+    the model kept learns from every training topic. (Chosen on four held-out topics, the thresholds did not carry
+    to others: detected entities stayed below the lemma baseline on dev.) Fewer training topics than ``folds``: as
+    many folds as topics. ``encoded``: ``train``'s word vectors where already computed."""
     folds = fold_count(train, folds)
     splits = topic_folds(train, folds)  # too few topics fail before any work
     words = encoded or encode_documents(train, encoder, device)
@@ -552,52 +577,104 @@ def train_model_folds(train: Corpus, folds: int = FOLDS, scope: str = "topic", e
     parts = []
     for number, split in enumerate(splits, 1):
         fold_log = None if log is None else (lambda line, n=number: log(f"fold {n}/{folds}: {line}"))
-        scorers, detectors = _learn(split.fit, [vectors[id(d)] for d in split.fit.documents], scope, epochs, seed,
-                                    members, Report(), fold_log)
-        parts.append((split.tune, [vectors[id(d)] for d in split.tune.documents], scorers, detectors))
-    choices = _choose(parts, scope, log)
-    return _model(*_learn(train, words, scope, epochs, seed, members, report, log), choices, encoder, scope)
+        detectors = _detectors(split.fit, [vectors[id(d)] for d in split.fit.documents], epochs, seed, members,
+                               Report(), fold_log)
+        parts.append((split.tune, [vectors[id(d)] for d in split.tune.documents], [], detectors))
+    detection = _detection(parts, log)
+    wrong = wrong_detections(Corpus(documents=[d for held, *_ in parts for d in held.documents]),
+                             [w for _, held_words, *_ in parts for w in held_words], detection, scope,
+                             [detectors for held, _, _, detectors in parts for _ in held.documents], log)
+    for number, (split, (_, _, scorers, _)) in enumerate(zip(splits, parts), 1):
+        fold_log = None if log is None else (lambda line, n=number: log(f"fold {n}/{folds}: {line}"))
+        scorers.extend(_pair_scorers(split.fit, [vectors[id(d)] for d in split.fit.documents], scope, epochs, seed,
+                                     members, wrong, fold_log))
+    choices = _choose(parts, detection, scope, log)
+    return _model(_pair_scorers(train, words, scope, epochs, seed, members, wrong, log),
+                  _detectors(train, words, epochs, seed, members, report, log), choices, encoder, scope)
 
 
-def _learn(corpus: Corpus, words: list, scope: str, epochs: int, seed: int, members: int, report: Report | None,
-           log: Callable[[str], None] | None) -> tuple[list[PairScorer], list[MentionDetector]]:
-    """``members`` pair scorers and mention detectors trained on ``corpus`` (``words``: its documents' word
-    vectors), member m with seed ``seed + 1000 m`` (so that the first is the one-member model of ``seed``, and the
-    members of seeds 0 and 1 differ)."""
+def wrong_detections(corpus: Corpus, words: list, detection: tuple[dict[str, float], dict[str, str]], scope: str,
+                     detectors: list[list[MentionDetector]], log: Callable[[str], None] | None = None
+                     ) -> dict[tuple, ScopeMentions]:
+    """The spans the ``detectors`` (one list per document, which did not learn from it) find in ``corpus`` with the
+    ``detection`` thresholds and overlap policies that are no mention's (by its first and last word), each alone, as
+    `scopes` groups them (their lemmas and vectors as a detected mention's)."""
+    from harmonize.resolvers.documents import without_coreference
+    from harmonize.resolvers.neural import fresh_copy
+
+    copy = fresh_copy(corpus)
+    found = []
+    for document, document_words, document_detectors in zip(copy.documents, words, detectors):
+        extents = {(first, last) for _, first, last in mention_extents(document)}
+        found.append([(first, last, kind) for first, last, kind in
+                      kept_spans(scored_spans(document_detectors, document, document_words), *detection)
+                      if (first, last) not in extents])
+    without_coreference(copy, Report())
+    for document, spans in zip(copy.documents, found):
+        nodes = list(document.nodes())
+        for first, last, kind in spans:
+            document.add_mention(document.new_entity(None, EVENT if kind == EVENT else None), nodes[first:last + 1])
+    if log is not None:
+        log(f"{sum(map(len, found))} spans detected out of sample that are no mentions: learnt as negative pairs")
+    return scopes(copy, scope, mention_vectors(copy, words))
+
+
+def _detectors(corpus: Corpus, words: list, epochs: int, seed: int, members: int, report: Report | None,
+               log: Callable[[str], None] | None) -> list[MentionDetector]:
+    """``members`` mention detectors trained on ``corpus`` (``words``: its documents' word vectors), member m with
+    seed ``seed + 1000 m`` (so that the first is the one-member model of ``seed``, and the members of seeds 0 and
+    1 differ)."""
     if members < 1:
         raise HarmonizeError(f"a cross-document model needs at least one member, not {members}")
+    return [train_detector(corpus, words, 2 * epochs, seed + 1000 * member, report if member == 0 else Report(),
+                           _member_log(log, member, members)) for member in range(members)]
+
+
+def _pair_scorers(corpus: Corpus, words: list, scope: str, epochs: int, seed: int, members: int,
+                  wrong: dict[tuple, ScopeMentions] | None, log: Callable[[str], None] | None) -> list[PairScorer]:
+    """``members`` pair scorers trained on ``corpus``' gold mentions and the ``wrong`` detections of its topics
+    (`wrong_detections` of a larger corpus: those of other documents are left out), seeded as `_detectors`
+    (which are trained first, and refuse fewer than one member)."""
     groups = scopes(corpus, scope, mention_vectors(corpus, words))
-    scorers, detectors = [], []
-    for member in range(members):
-        member_log = log if members == 1 or log is None else (lambda line, m=member: log(f"member {m + 1}: {line}"))
-        scorers.append(train_pairs(groups, epochs, seed + 1000 * member, member_log))
-        detectors.append(train_detector(corpus, words, 2 * epochs, seed + 1000 * member,
-                                        report if member == 0 else Report(), member_log))
-    return scorers, detectors
+    return [train_pairs(groups, epochs, seed + 1000 * member, _member_log(log, member, members),
+                        {key: wrong[key] for key in groups if key in wrong} if wrong else None)
+            for member in range(members)]
 
 
-def _choose(parts: list[tuple[Corpus, list, list[PairScorer], list[MentionDetector]]], scope: str,
-            log: Callable[[str], None] | None) -> tuple[dict[str, float], dict[str, str], dict[str, tuple]]:
-    """The detection thresholds and overlap policies and, for gold and detected mentions, the cuts (`_choose_cut`)
-    on the tuning parts: each (documents, their word vectors, the pair scorers and detectors that did not learn
-    from them), chosen on all of them together."""
+def _member_log(log: Callable[[str], None] | None, member: int, members: int) -> Callable[[str], None] | None:
+    return log if members == 1 or log is None else (lambda line: log(f"member {member + 1}: {line}"))
+
+
+def _detection(parts: list[tuple[Corpus, list, list[PairScorer], list[MentionDetector]]],
+               log: Callable[[str], None] | None) -> tuple[dict[str, float], dict[str, str]]:
+    """The detection thresholds and overlap policies chosen on the tuning parts (each: documents, their word
+    vectors, the pair scorers and the detectors that did not learn from them), all together."""
+    tune = Corpus(documents=[d for held, *_ in parts for d in held.documents])
+    return choose_thresholds([scored_spans(detectors, d, w) for held, words, _, detectors in parts
+                              for d, w in zip(held.documents, words)], tune, log)
+
+
+def _choose(parts: list[tuple[Corpus, list, list[PairScorer], list[MentionDetector]]],
+            detection: tuple[dict[str, float], dict[str, str]], scope: str, log: Callable[[str], None] | None
+            ) -> tuple[dict[str, float], dict[str, str], dict[str, tuple]]:
+    """For gold and detected mentions (``detection``: `_detection`'s), the cuts (`_choose_cut`) on the tuning
+    parts (as `_detection`'s), chosen on all of them together."""
     from harmonize.resolvers.neural import fresh_copy
 
     tune = Corpus(documents=[d for held, *_ in parts for d in held.documents])
-    detection, overlap = choose_thresholds([scored_spans(detectors, d, w) for held, words, _, detectors in parts
-                                            for d, w in zip(held.documents, words)], tune, log)
+    thresholds, overlap = detection
     detected = Corpus(documents=[])
     confidence: dict[int, float] = {}
     matrices: dict[str, tuple[dict, dict]] = {"gold": ({}, {}), "predicted": ({}, {})}
     for held, words, scorers, detectors in parts:
         found = fresh_copy(held)
-        detect_mentions(found, detectors, words, detection, confidence=confidence, overlap=overlap)
+        detect_mentions(found, detectors, words, thresholds, confidence=confidence, overlap=overlap)
         detected.documents.extend(found.documents)
         for what, corpus in (("gold", held), ("predicted", found)):
             groups, scored = scope_matrices(corpus, words, scorers, scope)
             matrices[what][0].update(groups)
             matrices[what][1].update(scored)
-    return detection, overlap, {
+    return thresholds, overlap, {
         "gold": _choose_cut(tune, tune, *matrices["gold"], scope, log, "gold"),
         "predicted": _choose_cut(tune, detected, *matrices["predicted"], scope, log, "predicted", confidence)}
 
