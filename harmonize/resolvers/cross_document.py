@@ -37,7 +37,6 @@ from harmonize.resolvers.mention_detection import (
     MentionDetector,
     choose_thresholds,
     detect_mentions,
-    kept_spans,
     mention_extents,
     middle_of_best,
     scored_spans,
@@ -554,7 +553,9 @@ def train_model(train: Corpus, tune: Corpus, scope: str = "topic", encoder: str 
     detectors = _detectors(train, train_words, epochs, seed, members, report, log)
     scorers = _pair_scorers(train, train_words, scope, epochs, seed, members, None, log)
     parts = [(tune, tune_words, scorers, detectors)]
-    return _model(scorers, detectors, _choose(parts, _detection(parts, log), scope, log), encoder, scope)
+    detection = _detection(parts, log)
+    return _model(scorers, detectors, _choose(parts, detection, _detect(parts, detection), scope, log), encoder,
+                  scope)
 
 
 def train_model_folds(train: Corpus, folds: int = FOLDS, scope: str = "topic", encoder: str = "minilm",
@@ -581,42 +582,36 @@ def train_model_folds(train: Corpus, folds: int = FOLDS, scope: str = "topic", e
                                Report(), fold_log)
         parts.append((split.tune, [vectors[id(d)] for d in split.tune.documents], [], detectors))
     detection = _detection(parts, log)
+    detected = _detect(parts, detection)
     wrong = wrong_detections(Corpus(documents=[d for held, *_ in parts for d in held.documents]),
-                             [w for _, held_words, *_ in parts for w in held_words], detection, scope,
-                             [detectors for held, _, _, detectors in parts for _ in held.documents], log)
+                             Corpus(documents=[d for found in detected[0] for d in found.documents]),
+                             [w for _, held_words, *_ in parts for w in held_words], scope, log)
     for number, (split, (_, _, scorers, _)) in enumerate(zip(splits, parts), 1):
         fold_log = None if log is None else (lambda line, n=number: log(f"fold {n}/{folds}: {line}"))
         scorers.extend(_pair_scorers(split.fit, [vectors[id(d)] for d in split.fit.documents], scope, epochs, seed,
                                      members, wrong, fold_log))
-    choices = _choose(parts, detection, scope, log)
+    choices = _choose(parts, detection, detected, scope, log)
     return _model(_pair_scorers(train, words, scope, epochs, seed, members, wrong, log),
                   _detectors(train, words, epochs, seed, members, report, log), choices, encoder, scope)
 
 
-def wrong_detections(corpus: Corpus, words: list, detection: tuple[dict[str, float], dict[str, str]], scope: str,
-                     detectors: list[list[MentionDetector]], log: Callable[[str], None] | None = None
-                     ) -> dict[tuple, ScopeMentions]:
-    """The spans the ``detectors`` (one list per document, which did not learn from it) find in ``corpus`` with the
-    ``detection`` thresholds and overlap policies that are no mention's (by its first and last word), each alone, as
-    `scopes` groups them (their lemmas and vectors as a detected mention's)."""
-    from harmonize.resolvers.documents import without_coreference
-    from harmonize.resolvers.neural import fresh_copy
-
-    copy = fresh_copy(corpus)
-    found = []
-    for document, document_words, document_detectors in zip(copy.documents, words, detectors):
+def wrong_detections(key: Corpus, detected: Corpus, words: list, scope: str,
+                     log: Callable[[str], None] | None = None) -> dict[tuple, ScopeMentions]:
+    """The mentions of ``detected`` (a copy of ``key`` with a detector's mentions, `_detect`) that are no mention of
+    ``key``'s (by first and last word), grouped as `scopes` groups them (``words``: the documents' word vectors)."""
+    wrong: set[int] = set()
+    for document, found in zip(key.documents, detected.documents):
         extents = {(first, last) for _, first, last in mention_extents(document)}
-        found.append([(first, last, kind) for first, last, kind in
-                      kept_spans(scored_spans(document_detectors, document, document_words), *detection)
-                      if (first, last) not in extents])
-    without_coreference(copy, Report())
-    for document, spans in zip(copy.documents, found):
-        nodes = list(document.nodes())
-        for first, last, kind in spans:
-            document.add_mention(document.new_entity(None, EVENT if kind == EVENT else None), nodes[first:last + 1])
+        wrong.update(id(mention) for mention, first, last in mention_extents(found) if (first, last) not in extents)
+    groups = {}
+    for group_key, group in scopes(detected, scope, mention_vectors(detected, words)).items():
+        kept = [i for i, mention in enumerate(group.mentions) if id(mention) in wrong]
+        if kept:
+            groups[group_key] = ScopeMentions(*([column[i] for i in kept] for column in
+                                                (group.mentions, group.vectors, group.lemmas, group.entities)))
     if log is not None:
-        log(f"{sum(map(len, found))} spans detected out of sample that are no mentions: learnt as negative pairs")
-    return scopes(copy, scope, mention_vectors(copy, words))
+        log(f"{len(wrong)} spans detected out of sample that are no mentions: learnt as negative pairs")
+    return groups
 
 
 def _detectors(corpus: Corpus, words: list, epochs: int, seed: int, members: int, report: Report | None,
@@ -632,12 +627,11 @@ def _detectors(corpus: Corpus, words: list, epochs: int, seed: int, members: int
 
 def _pair_scorers(corpus: Corpus, words: list, scope: str, epochs: int, seed: int, members: int,
                   wrong: dict[tuple, ScopeMentions] | None, log: Callable[[str], None] | None) -> list[PairScorer]:
-    """``members`` pair scorers trained on ``corpus``' gold mentions and the ``wrong`` detections of its topics
-    (`wrong_detections` of a larger corpus: those of other documents are left out), seeded as `_detectors`
+    """``members`` pair scorers trained on ``corpus``' gold mentions and the ``wrong`` detections of its scopes
+    (`wrong_detections`, perhaps of a larger corpus: other scopes' are not read), seeded as `_detectors`
     (which are trained first, and refuse fewer than one member)."""
     groups = scopes(corpus, scope, mention_vectors(corpus, words))
-    return [train_pairs(groups, epochs, seed + 1000 * member, _member_log(log, member, members),
-                        {key: wrong[key] for key in groups if key in wrong} if wrong else None)
+    return [train_pairs(groups, epochs, seed + 1000 * member, _member_log(log, member, members), wrong)
             for member in range(members)]
 
 
@@ -654,29 +648,38 @@ def _detection(parts: list[tuple[Corpus, list, list[PairScorer], list[MentionDet
                               for d, w in zip(held.documents, words)], tune, log)
 
 
-def _choose(parts: list[tuple[Corpus, list, list[PairScorer], list[MentionDetector]]],
-            detection: tuple[dict[str, float], dict[str, str]], scope: str, log: Callable[[str], None] | None
-            ) -> tuple[dict[str, float], dict[str, str], dict[str, tuple]]:
-    """For gold and detected mentions (``detection``: `_detection`'s), the cuts (`_choose_cut`) on the tuning
-    parts (as `_detection`'s), chosen on all of them together."""
+def _detect(parts: list[tuple[Corpus, list, list[PairScorer], list[MentionDetector]]],
+            detection: tuple[dict[str, float], dict[str, str]]) -> tuple[list[Corpus], dict[int, float]]:
+    """A copy of each tuning part (as `_detection`'s) with the mentions its detectors find (``detection``), and
+    id(mention) -> the detectors' probability of it."""
     from harmonize.resolvers.neural import fresh_copy
 
-    tune = Corpus(documents=[d for held, *_ in parts for d in held.documents])
     thresholds, overlap = detection
-    detected = Corpus(documents=[])
+    detected = []
     confidence: dict[int, float] = {}
+    for held, words, _, detectors in parts:
+        detected.append(fresh_copy(held))
+        detect_mentions(detected[-1], detectors, words, thresholds, confidence=confidence, overlap=overlap)
+    return detected, confidence
+
+
+def _choose(parts: list[tuple[Corpus, list, list[PairScorer], list[MentionDetector]]],
+            detection: tuple[dict[str, float], dict[str, str]], detected: tuple[list[Corpus], dict[int, float]],
+            scope: str, log: Callable[[str], None] | None) -> tuple[dict[str, float], dict[str, str], dict[str, tuple]]:
+    """For gold and detected mentions (``detection``: `_detection`'s; ``detected``: `_detect`'s), the cuts
+    (`_choose_cut`) on the tuning parts (as `_detection`'s), chosen on all of them together."""
+    tune = Corpus(documents=[d for held, *_ in parts for d in held.documents])
+    found, confidence = detected
     matrices: dict[str, tuple[dict, dict]] = {"gold": ({}, {}), "predicted": ({}, {})}
-    for held, words, scorers, detectors in parts:
-        found = fresh_copy(held)
-        detect_mentions(found, detectors, words, thresholds, confidence=confidence, overlap=overlap)
-        detected.documents.extend(found.documents)
-        for what, corpus in (("gold", held), ("predicted", found)):
+    for (held, words, scorers, _), part in zip(parts, found):
+        for what, corpus in (("gold", held), ("predicted", part)):
             groups, scored = scope_matrices(corpus, words, scorers, scope)
             matrices[what][0].update(groups)
             matrices[what][1].update(scored)
-    return thresholds, overlap, {
+    response = Corpus(documents=[d for part in found for d in part.documents])
+    return *detection, {
         "gold": _choose_cut(tune, tune, *matrices["gold"], scope, log, "gold"),
-        "predicted": _choose_cut(tune, detected, *matrices["predicted"], scope, log, "predicted", confidence)}
+        "predicted": _choose_cut(tune, response, *matrices["predicted"], scope, log, "predicted", confidence)}
 
 
 def _model(scorers: list[PairScorer], detectors: list[MentionDetector],
