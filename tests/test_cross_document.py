@@ -15,6 +15,7 @@ pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 from harmonize.converters.corefud import format_corefud, parse_corefud
+from harmonize.errors import HarmonizeError
 from harmonize.resolvers.cross_document import kind_scores, load_model, train_model
 from harmonize.resolvers.neural import fresh_copy
 from harmonize.schemas.model import Corpus
@@ -98,7 +99,7 @@ def test_a_saved_model_predicts_the_same(trained) -> None:
     loaded = load_model(folder)
     assert loaded.clustering == model.clustering and loaded.detection == model.detection
     assert loaded.lemma_prior == model.lemma_prior and set(model.lemma_prior) == {"gold", "predicted"}
-    assert loaded.link_gate == model.link_gate and set(model.link_gate) == {"event", "entity"}
+    assert loaded.pair_gate == model.pair_gate and set(model.pair_gate) == {"event", "entity"}
     assert loaded.detection_overlap == model.detection_overlap and set(model.detection_overlap) == {"event", "entity"}
     first, second = parse_corefud(topic_documents("4", 3)), parse_corefud(topic_documents("4", 3))
     model.resolve(first, device="cpu")
@@ -222,22 +223,43 @@ def test_wrong_detections_are_negatives_as_many_as_the_coreferent_pairs() -> Non
     assert len(_pairs(ScopeMentions(mentions=[None] * 2, entities=["a", "a"]), random.Random(0), wrong=1)) == 2
 
 
-def test_the_link_gate_leaves_unsure_detected_mentions_alone() -> None:
+def test_the_pair_gate_leaves_unsure_detected_mentions_to_the_lemma_prior() -> None:
     import numpy as np
 
-    from harmonize.resolvers.cross_document import ScopeMentions, cluster, with_link_gate
+    from harmonize.resolvers.cross_document import ScopeMentions, cluster, with_lemma_prior, with_pair_gate
     from harmonize.schemas.model import Mention
 
     mentions = [Mention([]), Mention([]), Mention([])]
-    group = ScopeMentions(mentions=mentions, lemmas=["attack"] * 3)
+    group = ScopeMentions(mentions=mentions, lemmas=["attack", "attack", "strike"])
     matrix = np.full((3, 3), 0.9, dtype=np.float32)
     confidence = {id(mentions[0]): 0.9, id(mentions[1]): 0.45, id(mentions[2]): 0.7}
-    assert with_link_gate(matrix, group, confidence, 0.0) is matrix  # off: every detected mention linked
-    gated = with_link_gate(matrix, group, confidence, 0.5)
+    assert with_pair_gate(matrix, group, confidence, 0.0) is matrix  # off: the scorer links every detected mention
+    gated = with_pair_gate(matrix, group, confidence, 0.5)
     assert gated[0, 2] == gated[2, 0] == np.float32(0.9) and not gated[1].any() and not gated[:, 1].any()
     assert matrix[0, 1] == np.float32(0.9)  # the matrix itself untouched
-    labels = cluster(gated, 0.3)
-    assert labels[0] == labels[2] != labels[1]
+    assert cluster(gated, 0.3) == [1, 2, 1]  # the scorer alone: the unsure mention linked to none
+    raised = with_lemma_prior(gated, group, 1.0)  # the prior after the gate: the same lemma still links it
+    assert raised[0, 1] == raised[1, 0] == 1.0 and raised[1, 2] == 0.0 and raised[0, 2] == np.float32(0.9)
+    labels = cluster(raised, 0.3)
+    assert labels[0] == labels[1] != labels[2]
+
+
+def test_a_model_saved_with_the_old_link_gate_asks_to_be_retrained(trained, tmp_path) -> None:
+    """The link gate of models saved before 2026-11-26 also kept the lemma prior's links: loading one that used it
+    would cluster differently without a word."""
+    import json
+
+    model, _ = trained
+    model.save(tmp_path / "old")
+    description = json.loads((tmp_path / "old" / "cross_document.json").read_text(encoding="utf-8"))
+    del description["pair_gate"]
+    description["link_gate"] = {"event": 0.0, "entity": 0.0}  # never used: loads
+    (tmp_path / "old" / "cross_document.json").write_text(json.dumps(description), encoding="utf-8")
+    assert load_model(tmp_path / "old").pair_gate == {}
+    description["link_gate"] = {"event": 0.4, "entity": 0.0}
+    (tmp_path / "old" / "cross_document.json").write_text(json.dumps(description), encoding="utf-8")
+    with pytest.raises(HarmonizeError, match="link gate .*retrain"):
+        load_model(tmp_path / "old")
 
 
 def test_the_overlap_policy_is_the_one_the_tuning_mentions_follow() -> None:

@@ -286,13 +286,15 @@ def with_lemma_prior(matrix, group: ScopeMentions, weight: float):
     return np.maximum(matrix, weight * (lemmas[:, None] == lemmas[None, :]).astype(np.float32))
 
 
-LINK_GATES = (0.0, 0.4, 0.5, 0.6, 0.7, 0.8)  # 0: every detected mention may be linked
+PAIR_GATES = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)  # 0: the pair scorer links every detected mention
 
 
-def with_link_gate(matrix, group: ScopeMentions, confidence: dict[int, float], gate: float):
-    """P(coreferent) 0 for every pair with a mention the detector found with less than ``gate`` probability: such a
-    mention stays alone (a singleton, which the scores without singletons leave out), since a detected mention that
-    is no mention can only add wrong links (the gate is chosen on the tuning topics; 0 leaves the matrix as it is)."""
+def with_pair_gate(matrix, group: ScopeMentions, confidence: dict[int, float], gate: float):
+    """The pair scorer's P(coreferent) 0 for every pair with a mention the detector found with less than ``gate``
+    probability: such a mention is linked by the lemma prior alone (`with_lemma_prior`, applied after the gate), as
+    the lemma baseline links it, since the scorer's links of a detected mention that is no mention are wrong links
+    (the gate is chosen on the tuning topics; 0 leaves the matrix as it is). Gating the prior's links too left
+    detected entities at the baseline's level on ECB+ (the tutorial has the figures)."""
     import numpy as np
 
     if not gate:
@@ -351,8 +353,8 @@ class CrossDocumentModel:
     ``clustering[mentions][kind]`` (the cut of average linkage, for gold and for predicted mentions),
     ``lemma_prior[mentions][kind]`` (`with_lemma_prior`'s weight; none: 0), ``detection[kind]``,
     ``detection_overlap[kind]`` (`harmonize.resolvers.mention_detection.kept_spans`' policy; none: nested) and
-    ``link_gate[kind]`` (`with_link_gate`'s detection probability below which a detected mention is linked to none;
-    none: 0)."""
+    ``pair_gate[kind]`` (`with_pair_gate`'s detection probability below which a detected mention is linked by the
+    lemma prior alone; none: 0)."""
 
     scorers: list[PairScorer]
     detectors: list[MentionDetector]
@@ -361,7 +363,7 @@ class CrossDocumentModel:
     encoder: str
     scope: str
     lemma_prior: dict[str, dict[str, float]] = field(default_factory=dict)
-    link_gate: dict[str, float] = field(default_factory=dict)
+    pair_gate: dict[str, float] = field(default_factory=dict)
     detection_overlap: dict[str, str] = field(default_factory=dict)
 
     def resolve(self, corpus: Corpus, gold_mentions: bool = False, device: str = "cpu",
@@ -379,10 +381,10 @@ class CrossDocumentModel:
         groups = scopes(corpus, self.scope, mention_vectors(corpus, encoded), report)
         mentions = "gold" if gold_mentions else "predicted"
         cut, prior = self.clustering[mentions], self.lemma_prior.get(mentions, {})
-        gate = self.link_gate if not gold_mentions else {}
-        labels = {key: cluster(with_link_gate(with_lemma_prior(probabilities(self.scorers, group), group,
-                                                               prior.get(key[-1], 0.0)),
-                                              group, confidence, gate.get(key[-1], 0.0)), cut[key[-1]])
+        gate = self.pair_gate if not gold_mentions else {}
+        labels = {key: cluster(with_lemma_prior(with_pair_gate(probabilities(self.scorers, group), group, confidence,
+                                                               gate.get(key[-1], 0.0)),
+                                                group, prior.get(key[-1], 0.0)), cut[key[-1]])
                   for key, group in groups.items()}
         write_clusters(corpus, groups, labels)
         counts["documents"] += len(corpus.documents)
@@ -402,7 +404,7 @@ class CrossDocumentModel:
         (folder / DESCRIPTION).write_text(json.dumps(
             {"kind": "cross-document", "encoder": self.encoder, "scope": self.scope,
              "dimension": self.scorers[0].projection[0].in_features // 3, "clustering": self.clustering,
-             "lemma_prior": self.lemma_prior, "link_gate": self.link_gate, "detection": self.detection,
+             "lemma_prior": self.lemma_prior, "pair_gate": self.pair_gate, "detection": self.detection,
              "detection_overlap": self.detection_overlap}, indent=1)
             + "\n", encoding="utf-8")
 
@@ -423,6 +425,11 @@ def load_model(folder: str | Path) -> CrossDocumentModel:
     except (OSError, ValueError) as error:
         raise HarmonizeError(f"{folder / DESCRIPTION}: not a cross-document model description "
                              f"({type(error).__name__}: {error})") from None
+    if isinstance(description, dict) and isinstance(description.get("link_gate"), dict) \
+            and any(description["link_gate"].values()):
+        raise HarmonizeError(f"{folder}: saved with a link gate (before 2026-11-26), which also kept the lemma "
+                             f"prior's links from unsure detected mentions; models now gate the pair scorer's alone "
+                             f"(pair_gate): retrain it")
     try:
         state = torch.load(folder / WEIGHTS, weights_only=True)
     except Exception as error:  # noqa: BLE001 - torch.load raises whatever its unpickler meets in a broken file
@@ -438,7 +445,7 @@ def load_model(folder: str | Path) -> CrossDocumentModel:
                      for detector_state in _members(state["detector"])]
         return CrossDocumentModel(scorers, detectors, description["clustering"], description["detection"],
                                   description["encoder"], description["scope"], description.get("lemma_prior", {}),
-                                  description.get("link_gate", {}), description.get("detection_overlap", {}))
+                                  description.get("pair_gate", {}), description.get("detection_overlap", {}))
     except (TypeError, ValueError, RuntimeError, KeyError) as error:
         raise HarmonizeError(f"{folder}: weights and description do not fit ({type(error).__name__}: "
                              f"{str(error).splitlines()[0] if str(error) else ''})") from None
@@ -508,13 +515,13 @@ def _choose_cut(dev: Corpus, response: Corpus, groups: dict[tuple, ScopeMentions
     """Each kind's clustering threshold and lemma prior (`with_lemma_prior`) with the best CoNLL F1 of
     ``response``'s mentions (in ``groups``, scored in ``matrices``: `scope_matrices`, or several scorers' for the
     scopes each did not learn from) against ``dev`` (the tuning part), of equally good priors the smallest; then,
-    for detected mentions (their ``confidence``), the link gate (`with_link_gate`) and threshold with that prior,
+    for detected mentions (their ``confidence``), the pair gate (`with_pair_gate`) and threshold with that prior,
     where a gate does better than none."""
     thresholds, priors, gates = {}, {}, {}
 
     def best_cut(gate: float, prior: float, kind: str, tuning: TuningConll) -> tuple[float, float]:
-        raised = {key: with_link_gate(with_lemma_prior(matrix, groups[key], prior), groups[key], confidence or {},
-                                      gate) for key, matrix in matrices.items() if key[-1] == kind}
+        raised = {key: with_lemma_prior(with_pair_gate(matrix, groups[key], confidence or {}, gate), groups[key],
+                                        prior) for key, matrix in matrices.items() if key[-1] == kind}
         conll = {threshold: tuning.conll(groups, {key: cluster(matrix, threshold) for key, matrix in raised.items()})
                  for threshold in THRESHOLDS}
         threshold = middle_of_best(conll)
@@ -528,14 +535,14 @@ def _choose_cut(dev: Corpus, response: Corpus, groups: dict[tuple, ScopeMentions
             if best is None or score > best[0] + 1e-9:
                 best = (score, 0.0, prior, threshold)
         assert best is not None
-        for gate in LINK_GATES[1:] if confidence is not None else ():
+        for gate in PAIR_GATES[1:] if confidence is not None else ():
             score, threshold = best_cut(gate, best[2], kind, tuning)
             if score > best[0] + 1e-9:
                 best = (score, gate, best[2], threshold)
         thresholds[kind], priors[kind], gates[kind] = best[3], best[2], best[1]
         if log is not None:
             log(f"{what} mentions: {kind} clustering threshold {best[3]}, lemma prior {best[2]}"
-                + (f", link gate {best[1]}" if confidence is not None else "") + f" (tuning CoNLL {best[0]:.2f})")
+                + (f", pair gate {best[1]}" if confidence is not None else "") + f" (tuning CoNLL {best[0]:.2f})")
     return thresholds, priors, gates
 
 
