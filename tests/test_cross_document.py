@@ -100,6 +100,7 @@ def test_a_saved_model_predicts_the_same(trained) -> None:
     assert loaded.clustering == model.clustering and loaded.detection == model.detection
     assert loaded.lemma_prior == model.lemma_prior and set(model.lemma_prior) == {"gold", "predicted"}
     assert loaded.pair_gate == model.pair_gate and set(model.pair_gate) == {"event", "entity"}
+    assert loaded.document_cut == model.document_cut and set(model.document_cut) == {"gold", "predicted"}
     assert loaded.detection_overlap == model.detection_overlap and set(model.detection_overlap) == {"event", "entity"}
     first, second = parse_corefud(topic_documents("4", 3)), parse_corefud(topic_documents("4", 3))
     model.resolve(first, device="cpu")
@@ -244,6 +245,49 @@ def test_the_pair_gate_leaves_unsure_detected_mentions_to_the_lemma_prior() -> N
     assert labels[0] == labels[1] != labels[2]
 
 
+def test_documents_of_a_scope_are_grouped_by_what_sets_them_apart() -> None:
+    """Two events in one topic (ECB+'s subtopics): documents alike after the topic's mean vector is taken away are
+    one group, and no lemma prior links mentions of two groups; a scope of fewer than `MIN_GROUPED` documents
+    is never grouped (its documents less their mean are opposites)."""
+    import numpy as np
+    import torch
+
+    from harmonize.resolvers.cross_document import (
+        MIN_GROUPED,
+        clustering_matrix,
+        document_groups,
+        scopes,
+    )
+
+    corpus = parse_corefud(topic_documents("1", 6) + topic_documents("2", MIN_GROUPED - 1))
+    generator = torch.Generator().manual_seed(0)
+    common, first, second = (torch.randn(16, generator=generator) for _ in range(3))
+    vectors = {}
+    for number, document in enumerate(corpus.documents):
+        event = first if number < 3 or document.topic == "2" and number % 2 else second
+        vectors[id(document)] = 5 * common + event + 0.1 * torch.randn(16, generator=generator)
+    names = {id(document): str(document.id) for document in corpus.documents}
+
+    def grouped(cut: float) -> list[set[str]]:
+        members: dict[int, set[str]] = {}
+        for document, group in document_groups(corpus, "topic", vectors, cut).items():
+            members.setdefault(group, set()).add(names[document])
+        return sorted(members.values(), key=sorted)
+
+    assert grouped(1.0) == [{"t1d0", "t1d1", "t1d2"}, {"t1d3", "t1d4", "t1d5"}, {"t2d0", "t2d1", "t2d2"}]
+    assert grouped(0.0) == [{f"t1d{n}" for n in range(6)}, {"t2d0", "t2d1", "t2d2"}]  # 0: not grouped
+    group = scopes(corpus, "topic", {id(m): None for d in corpus.documents for m in d.mentions})[("1", 0, "event")]
+    matrix = np.full((len(group.mentions),) * 2, 0.2, dtype=np.float32)
+    raised = clustering_matrix(matrix, group, {}, 0.0, 1.0, document_groups(corpus, "topic", vectors, 1.0))
+    document_of = [names[id(m.sentence.document)] for m in group.mentions]
+    for i, left in enumerate(group.mentions):
+        for j, right in enumerate(group.mentions):
+            together = (document_of[i] < "t1d3") == (document_of[j] < "t1d3")
+            same_lemma = group.lemmas[i] == group.lemmas[j]
+            assert raised[i, j] == (0.0 if not together else 1.0 if same_lemma else np.float32(0.2))
+    assert clustering_matrix(matrix, group, {}, 0.0, 0.0, None) is matrix  # nothing chosen: as it is
+
+
 def test_a_model_saved_with_the_old_link_gate_asks_to_be_retrained(trained, tmp_path) -> None:
     """The link gate of models saved before 2026-11-26 also kept the lemma prior's links: loading one that used it
     would cluster differently without a word."""
@@ -252,10 +296,11 @@ def test_a_model_saved_with_the_old_link_gate_asks_to_be_retrained(trained, tmp_
     model, _ = trained
     model.save(tmp_path / "old")
     description = json.loads((tmp_path / "old" / "cross_document.json").read_text(encoding="utf-8"))
-    del description["pair_gate"]
+    del description["pair_gate"], description["document_cut"]  # saved before both: no documents grouped
     description["link_gate"] = {"event": 0.0, "entity": 0.0}  # never used: loads
     (tmp_path / "old" / "cross_document.json").write_text(json.dumps(description), encoding="utf-8")
-    assert load_model(tmp_path / "old").pair_gate == {}
+    old = load_model(tmp_path / "old")
+    assert old.pair_gate == {} and old.document_cut == {}
     description["link_gate"] = {"event": 0.4, "entity": 0.0}
     (tmp_path / "old" / "cross_document.json").write_text(json.dumps(description), encoding="utf-8")
     with pytest.raises(HarmonizeError, match="link gate .*retrain"):

@@ -18,7 +18,10 @@ Prediction clusters each scope's mentions of each kind by average-linkage agglom
 1 - P(coreferent), cut at a threshold chosen on training topics the model did not learn from (the best CoNLL F1
 there, for gold and for detected mentions apart): by cross-validation over the training topics
 (`train_model_folds`), or on topics held out (`train_model`; `harmonize.resolvers.protocol`), never on the topics
-that are reported. Memory: a scope's pair matrix is computed in blocks of rows, and a scope of more than ``MAX_CLUSTERED``
+that are reported. Before the cut, the documents of a scope may be grouped (`document_groups`: by their encoder
+vectors less the scope's mean, a cut chosen in the same way, or none) and mentions of two groups never linked: an
+ECB+ topic holds two alike events (its subtopics) whose mentions share lemmas but hardly ever an entity (45 of
+the 3,551 entities of its validated sentences span two subtopics). Memory: a scope's pair matrix is computed in blocks of rows, and a scope of more than ``MAX_CLUSTERED``
 mentions of a kind (a corpus scope, typically) is clustered in blocks of whole documents, each at most that many
 mentions, counted in the report: mentions of two blocks are never joined.
 """
@@ -308,10 +311,65 @@ def with_pair_gate(matrix, group: ScopeMentions, confidence: dict[int, float], g
     return gated
 
 
-def clustering_matrix(matrix, group: ScopeMentions, confidence: dict[int, float], gate: float, prior: float):
+DOCUMENT_CUTS = (0.0, 1.0, 1.1, 1.2, 1.3)  # 0: the documents of a scope are not grouped
+MIN_GROUPED = 4  # fewer documents in a scope: never grouped (two documents less their mean are opposites)
+
+
+def document_vectors(corpus: Corpus, encoded: list) -> dict[int, object]:
+    """id(document) -> the mean of its words' vectors (documents without words have none)."""
+    return {id(document): words.mean(0) for document, words in zip(corpus.documents, encoded) if len(words)}
+
+
+def document_groups(corpus: Corpus, scope: str, vectors: dict[int, object], cut: float) -> dict[int, int]:
+    """id(document) -> its group: inside each scope of at least ``MIN_GROUPED`` documents, average-linkage clusters
+    of 1 - the cosine of the documents' vectors less the scope's mean vector (what sets a document apart from the
+    others of its scope: on ECB+ a topic's two events, its subtopics), cut at ``cut`` (0: one group per scope)."""
+    import numpy as np
+    import torch
+    from scipy.cluster.hierarchy import fcluster, linkage
+    from scipy.spatial.distance import squareform
+
+    by_scope: dict[tuple, list] = {}
+    for document in corpus.documents:
+        if id(document) in vectors:
+            by_scope.setdefault(scope_key(document, scope), []).append(document)
+    groups: dict[int, int] = {}
+    for documents in by_scope.values():
+        labels = [1] * len(documents)
+        if cut and len(documents) >= MIN_GROUPED:
+            stacked = torch.stack([vectors[id(document)] for document in documents]).float()
+            centred = torch.nn.functional.normalize(stacked - stacked.mean(0), dim=1)
+            distances = np.clip(1.0 - (centred @ centred.T).numpy(), 0.0, 2.0)
+            np.fill_diagonal(distances, 0.0)
+            labels = fcluster(linkage(squareform(distances, checks=False), method="average"), t=cut,
+                              criterion="distance").tolist()
+        first = len(set(groups.values()))
+        groups.update({id(document): first + label for document, label in zip(documents, labels)})
+    return groups
+
+
+def with_document_groups(matrix, group: ScopeMentions, documents: dict[int, int] | None):
+    """P(coreferent) 0 for mentions of documents in different groups (`document_groups`; none: as it is)."""
+    import numpy as np
+
+    if not documents:
+        return matrix
+    labels = np.array([documents[id(mention.sentence.document)] for mention in group.mentions])  # type: ignore
+    apart = labels[:, None] != labels[None, :]
+    if not apart.any():
+        return matrix
+    kept = matrix.copy()
+    kept[apart] = 0.0
+    return kept
+
+
+def clustering_matrix(matrix, group: ScopeMentions, confidence: dict[int, float], gate: float, prior: float,
+                      documents: dict[int, int] | None = None):
     """What the cut is made on: the pair gate first (`with_pair_gate`), then the lemma prior (`with_lemma_prior`),
-    so that a mention under the gate keeps its same-lemma links."""
-    return with_lemma_prior(with_pair_gate(matrix, group, confidence, gate), group, prior)
+    so that a mention under the gate keeps its same-lemma links, then the document groups (`with_document_groups`),
+    so that no prior links two documents kept apart."""
+    return with_document_groups(with_lemma_prior(with_pair_gate(matrix, group, confidence, gate), group, prior),
+                                group, documents)
 
 
 def cluster(matrix, threshold: float) -> list[int]:
@@ -360,7 +418,8 @@ class CrossDocumentModel:
     ``lemma_prior[mentions][kind]`` (`with_lemma_prior`'s weight; none: 0), ``detection[kind]``,
     ``detection_overlap[kind]`` (`harmonize.resolvers.mention_detection.kept_spans`' policy; none: nested) and
     ``pair_gate[kind]`` (`with_pair_gate`'s detection probability below which a detected mention is linked by the
-    lemma prior alone; none: 0)."""
+    lemma prior alone; none: 0) and ``document_cut[mentions][kind]`` (`document_groups`' cut; none: 0, a model
+    saved before document groups)."""
 
     scorers: list[PairScorer]
     detectors: list[MentionDetector]
@@ -371,6 +430,7 @@ class CrossDocumentModel:
     lemma_prior: dict[str, dict[str, float]] = field(default_factory=dict)
     pair_gate: dict[str, float] = field(default_factory=dict)
     detection_overlap: dict[str, str] = field(default_factory=dict)
+    document_cut: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def resolve(self, corpus: Corpus, gold_mentions: bool = False, device: str = "cpu",
                 report: Report | None = None, encoded: list | None = None) -> Counter:
@@ -388,8 +448,12 @@ class CrossDocumentModel:
         mentions = "gold" if gold_mentions else "predicted"
         cut, prior = self.clustering[mentions], self.lemma_prior.get(mentions, {})
         gate = self.pair_gate if not gold_mentions else {}
+        document_cut = self.document_cut.get(mentions, {})
+        vectors = document_vectors(corpus, encoded)
+        grouped = {apart: document_groups(corpus, self.scope, vectors, apart) for apart in set(document_cut.values())}
         labels = {key: cluster(clustering_matrix(probabilities(self.scorers, group), group, confidence,
-                                                 gate.get(key[-1], 0.0), prior.get(key[-1], 0.0)), cut[key[-1]])
+                                                 gate.get(key[-1], 0.0), prior.get(key[-1], 0.0),
+                                                 grouped.get(document_cut.get(key[-1], 0.0))), cut[key[-1]])
                   for key, group in groups.items()}
         write_clusters(corpus, groups, labels)
         counts["documents"] += len(corpus.documents)
@@ -409,8 +473,8 @@ class CrossDocumentModel:
         (folder / DESCRIPTION).write_text(json.dumps(
             {"kind": "cross-document", "encoder": self.encoder, "scope": self.scope,
              "dimension": self.scorers[0].projection[0].in_features // 3, "clustering": self.clustering,
-             "lemma_prior": self.lemma_prior, "pair_gate": self.pair_gate, "detection": self.detection,
-             "detection_overlap": self.detection_overlap}, indent=1)
+             "lemma_prior": self.lemma_prior, "pair_gate": self.pair_gate, "document_cut": self.document_cut,
+             "detection": self.detection, "detection_overlap": self.detection_overlap}, indent=1)
             + "\n", encoding="utf-8")
 
 
@@ -450,7 +514,8 @@ def load_model(folder: str | Path) -> CrossDocumentModel:
                      for detector_state in _members(state["detector"])]
         return CrossDocumentModel(scorers, detectors, description["clustering"], description["detection"],
                                   description["encoder"], description["scope"], description.get("lemma_prior", {}),
-                                  description.get("pair_gate", {}), description.get("detection_overlap", {}))
+                                  description.get("pair_gate", {}), description.get("detection_overlap", {}),
+                                  description.get("document_cut", {}))
     except (TypeError, ValueError, RuntimeError, KeyError) as error:
         raise HarmonizeError(f"{folder}: weights and description do not fit ({type(error).__name__}: "
                              f"{str(error).splitlines()[0] if str(error) else ''})") from None
@@ -515,17 +580,21 @@ def scope_matrices(response: Corpus, encoded: list, scorers: Sequence[PairScorer
 
 
 def _choose_cut(dev: Corpus, response: Corpus, groups: dict[tuple, ScopeMentions], matrices: dict[tuple, object],
-                scope: str, log: Callable[[str], None] | None, what: str, confidence: dict[int, float] | None = None
-                ) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
-    """Each kind's clustering threshold and lemma prior (`with_lemma_prior`) with the best CoNLL F1 of
-    ``response``'s mentions (in ``groups``, scored in ``matrices``: `scope_matrices`, or several scorers' for the
-    scopes each did not learn from) against ``dev`` (the tuning part), of equally good priors the smallest; then,
-    for detected mentions (their ``confidence``), the pair gate (`with_pair_gate`) and threshold with that prior,
-    where a gate does better than none."""
-    thresholds, priors, gates = {}, {}, {}
+                scope: str, log: Callable[[str], None] | None, what: str, vectors: dict[int, object],
+                confidence: dict[int, float] | None = None
+                ) -> tuple[dict[str, float], dict[str, float], dict[str, float], dict[str, float]]:
+    """Each kind's clustering threshold, lemma prior (`with_lemma_prior`), pair gate and document cut with the best
+    CoNLL F1 of ``response``'s mentions (in ``groups``, scored in ``matrices``: `scope_matrices`, or several
+    scorers' for the scopes each did not learn from) against ``dev`` (the tuning part). For each document cut
+    (`document_groups` of ``response``'s document ``vectors``; none first): the threshold and prior, of equally good
+    priors the smallest; then, for detected mentions (their ``confidence``), the pair gate (`with_pair_gate`) and
+    threshold with that prior, where a gate does better than none. A cut is kept where it does better than the
+    smaller ones."""
+    thresholds, priors, gates, cuts = {}, {}, {}, {}
+    grouped = {cut: document_groups(response, scope, vectors, cut) if cut else None for cut in DOCUMENT_CUTS}
 
-    def best_cut(gate: float, prior: float, kind: str, tuning: TuningConll) -> tuple[float, float]:
-        raised = {key: clustering_matrix(matrix, groups[key], confidence or {}, gate, prior)
+    def best_cut(gate: float, prior: float, apart: float, kind: str, tuning: TuningConll) -> tuple[float, float]:
+        raised = {key: clustering_matrix(matrix, groups[key], confidence or {}, gate, prior, grouped[apart])
                   for key, matrix in matrices.items() if key[-1] == kind}
         conll = {threshold: tuning.conll(groups, {key: cluster(matrix, threshold) for key, matrix in raised.items()})
                  for threshold in THRESHOLDS}
@@ -534,21 +603,27 @@ def _choose_cut(dev: Corpus, response: Corpus, groups: dict[tuple, ScopeMentions
 
     for kind in KINDS:
         tuning = TuningConll(dev, scope, kind)
-        best: tuple[float, float, float, float] | None = None  # (tuning CoNLL, gate, prior, threshold)
-        for prior in LEMMA_PRIORS:
-            score, threshold = best_cut(0.0, prior, kind, tuning)
-            if best is None or score > best[0] + 1e-9:
-                best = (score, 0.0, prior, threshold)
+        best: tuple[float, float, float, float, float] | None = None  # (CoNLL, gate, prior, threshold, cut)
+        for apart in DOCUMENT_CUTS:
+            chosen: tuple[float, float, float, float, float] | None = None
+            for prior in LEMMA_PRIORS:
+                score, threshold = best_cut(0.0, prior, apart, kind, tuning)
+                if chosen is None or score > chosen[0] + 1e-9:
+                    chosen = (score, 0.0, prior, threshold, apart)
+            assert chosen is not None
+            for gate in PAIR_GATES[1:] if confidence is not None else ():
+                score, threshold = best_cut(gate, chosen[2], apart, kind, tuning)
+                if score > chosen[0] + 1e-9:
+                    chosen = (score, gate, chosen[2], threshold, apart)
+            if best is None or chosen[0] > best[0] + 1e-9:
+                best = chosen
         assert best is not None
-        for gate in PAIR_GATES[1:] if confidence is not None else ():
-            score, threshold = best_cut(gate, best[2], kind, tuning)
-            if score > best[0] + 1e-9:
-                best = (score, gate, best[2], threshold)
-        thresholds[kind], priors[kind], gates[kind] = best[3], best[2], best[1]
+        thresholds[kind], priors[kind], gates[kind], cuts[kind] = best[3], best[2], best[1], best[4]
         if log is not None:
             log(f"{what} mentions: {kind} clustering threshold {best[3]}, lemma prior {best[2]}"
-                + (f", pair gate {best[1]}" if confidence is not None else "") + f" (tuning CoNLL {best[0]:.2f})")
-    return thresholds, priors, gates
+                + (f", pair gate {best[1]}" if confidence is not None else "")
+                + f", document cut {best[4] or 'none'} (tuning CoNLL {best[0]:.2f})")
+    return thresholds, priors, gates, cuts
 
 
 def train_model(train: Corpus, tune: Corpus, scope: str = "topic", encoder: str = "minilm", epochs: int = 4,
@@ -683,24 +758,27 @@ def _choose(parts: list[tuple[Corpus, list, list[PairScorer], list[MentionDetect
     tune = Corpus(documents=[d for held, *_ in parts for d in held.documents])
     found, confidence = detected
     matrices: dict[str, tuple[dict, dict]] = {"gold": ({}, {}), "predicted": ({}, {})}
+    vectors: dict[int, object] = {}
     for (held, words, scorers, _), part in zip(parts, found):
         for what, corpus in (("gold", held), ("predicted", part)):
             groups, scored = scope_matrices(corpus, words, scorers, scope)
             matrices[what][0].update(groups)
             matrices[what][1].update(scored)
+            vectors.update(document_vectors(corpus, words))
     response = Corpus(documents=[d for part in found for d in part.documents])
     return *detection, {
-        "gold": _choose_cut(tune, tune, *matrices["gold"], scope, log, "gold"),
-        "predicted": _choose_cut(tune, response, *matrices["predicted"], scope, log, "predicted", confidence)}
+        "gold": _choose_cut(tune, tune, *matrices["gold"], scope, log, "gold", vectors),
+        "predicted": _choose_cut(tune, response, *matrices["predicted"], scope, log, "predicted", vectors,
+                                 confidence)}
 
 
 def _model(scorers: list[PairScorer], detectors: list[MentionDetector],
            choices: tuple[dict[str, float], dict[str, str], dict[str, tuple]], encoder: str, scope: str
            ) -> CrossDocumentModel:
     detection, overlap, cuts = choices
-    return CrossDocumentModel(scorers, detectors, {what: cut for what, (cut, _, _) in cuts.items()}, detection,
-                              encoder, scope, {what: prior for what, (_, prior, _) in cuts.items()},
-                              cuts["predicted"][2], overlap)
+    return CrossDocumentModel(scorers, detectors, {what: cut for what, (cut, *_) in cuts.items()}, detection,
+                              encoder, scope, {what: prior for what, (_, prior, *_) in cuts.items()},
+                              cuts["predicted"][2], overlap, {what: apart for what, (*_, apart) in cuts.items()})
 
 
 def only_kind(corpus: Corpus, kind: str) -> Corpus:
