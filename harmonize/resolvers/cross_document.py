@@ -374,17 +374,28 @@ def clustering_matrix(matrix, group: ScopeMentions, confidence: dict[int, float]
 
 def cluster(matrix, threshold: float) -> list[int]:
     """Average-linkage clusters of 1 - P, cut at ``threshold`` (a label per mention)."""
+    return cut_tree(average_linkage(matrix), matrix.shape[0], threshold)
+
+
+def average_linkage(matrix):
+    """The average-linkage tree of 1 - P (None for fewer than two mentions): `cut_tree` cuts it at any threshold,
+    so that choosing among thresholds builds each tree once."""
     import numpy as np
-    from scipy.cluster.hierarchy import fcluster, linkage
+    from scipy.cluster.hierarchy import linkage
     from scipy.spatial.distance import squareform
 
-    size = matrix.shape[0]
-    if size < 2:
-        return [1] * size
+    if matrix.shape[0] < 2:
+        return None
     distances = 1.0 - matrix
     np.fill_diagonal(distances, 0.0)
-    return fcluster(linkage(squareform(distances, checks=False), method="average"), t=threshold,
-                    criterion="distance").tolist()
+    return linkage(squareform(distances, checks=False), method="average")
+
+
+def cut_tree(tree, size: int, threshold: float) -> list[int]:
+    """The clusters of `average_linkage`'s ``tree`` of ``size`` mentions at ``threshold`` (a label per mention)."""
+    from scipy.cluster.hierarchy import fcluster
+
+    return [1] * size if tree is None else fcluster(tree, t=threshold, criterion="distance").tolist()
 
 
 def write_clusters(corpus: Corpus, groups: dict[tuple, ScopeMentions], labels: dict[tuple, list[int]]) -> None:
@@ -544,6 +555,9 @@ class TuningConll:
                         seen.add(identity)
                         clusters.setdefault((part, entity.id), set()).add(identity)
         self.key: dict[tuple, list[frozenset]] = {}
+        # id(group) -> (group, its mentions' identities): a group is scored hundreds of times; the group is held
+        # so that its id is not reused
+        self.identities: dict[int, tuple[ScopeMentions, list[tuple]]] = {}
         for (part, _), members in clusters.items():
             if len(members) > 1:
                 self.key.setdefault(part, []).append(frozenset(members))
@@ -555,8 +569,10 @@ class TuningConll:
         clusters: dict[tuple, set] = {}
         for key, group in groups.items():
             if key[-1] == self.kind:
-                for mention, label in zip(group.mentions, labels[key]):
-                    clusters.setdefault((key[:-2], key, label), set()).add(_identity(mention))
+                if id(group) not in self.identities:
+                    self.identities[id(group)] = (group, [_identity(mention) for mention in group.mentions])
+                for identity, label in zip(self.identities[id(group)][1], labels[key]):
+                    clusters.setdefault((key[:-2], key, label), set()).add(identity)
         response: dict[tuple, list[frozenset]] = {}
         for (part, *_), members in clusters.items():
             if len(members) > 1:
@@ -594,9 +610,10 @@ def _choose_cut(dev: Corpus, response: Corpus, groups: dict[tuple, ScopeMentions
     grouped = {cut: document_groups(response, scope, vectors, cut) if cut else None for cut in DOCUMENT_CUTS}
 
     def best_cut(gate: float, prior: float, apart: float, kind: str, tuning: TuningConll) -> tuple[float, float]:
-        raised = {key: clustering_matrix(matrix, groups[key], confidence or {}, gate, prior, grouped[apart])
-                  for key, matrix in matrices.items() if key[-1] == kind}
-        conll = {threshold: tuning.conll(groups, {key: cluster(matrix, threshold) for key, matrix in raised.items()})
+        trees = {key: (average_linkage(clustering_matrix(matrix, groups[key], confidence or {}, gate, prior,
+                                                         grouped[apart])), matrix.shape[0])
+                 for key, matrix in matrices.items() if key[-1] == kind}
+        conll = {threshold: tuning.conll(groups, {key: cut_tree(*tree, threshold) for key, tree in trees.items()})
                  for threshold in THRESHOLDS}
         threshold = middle_of_best(conll)
         return conll[threshold], threshold
