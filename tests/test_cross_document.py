@@ -101,6 +101,7 @@ def test_a_saved_model_predicts_the_same(trained) -> None:
     assert loaded.lemma_prior == model.lemma_prior and set(model.lemma_prior) == {"gold", "predicted"}
     assert loaded.pair_gate == model.pair_gate and set(model.pair_gate) == {"event", "entity"}
     assert loaded.document_cut == model.document_cut and set(model.document_cut) == {"gold", "predicted"}
+    assert all(len(set(cut.values())) == 1 for cut in model.document_cut.values())  # one grouping for both kinds
     assert loaded.detection_overlap == model.detection_overlap and set(model.detection_overlap) == {"event", "entity"}
     first, second = parse_corefud(topic_documents("4", 3)), parse_corefud(topic_documents("4", 3))
     model.resolve(first, device="cpu")

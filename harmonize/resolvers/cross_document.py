@@ -599,48 +599,56 @@ def _choose_cut(dev: Corpus, response: Corpus, groups: dict[tuple, ScopeMentions
                 scope: str, log: Callable[[str], None] | None, what: str, vectors: dict[int, object],
                 confidence: dict[int, float] | None = None
                 ) -> tuple[dict[str, float], dict[str, float], dict[str, float], dict[str, float]]:
-    """Each kind's clustering threshold, lemma prior (`with_lemma_prior`), pair gate and document cut with the best
-    CoNLL F1 of ``response``'s mentions (in ``groups``, scored in ``matrices``: `scope_matrices`, or several
-    scorers' for the scopes each did not learn from) against ``dev`` (the tuning part). For each document cut
-    (`document_groups` of ``response``'s document ``vectors``; none first): the threshold and prior, of equally good
-    priors the smallest; then, for detected mentions (their ``confidence``), the pair gate (`with_pair_gate`) and
-    threshold with that prior, where a gate does better than none. A cut is kept where it does better than the
-    smaller ones."""
-    thresholds, priors, gates, cuts = {}, {}, {}, {}
+    """Each kind's clustering threshold, lemma prior (`with_lemma_prior`) and pair gate, and the document cut of
+    both kinds, with the best CoNLL F1 of ``response``'s mentions (in ``groups``, scored in ``matrices``:
+    `scope_matrices`, or several scorers' for the scopes each did not learn from) against ``dev`` (the tuning
+    part). For each document cut (`document_groups` of ``response``'s document ``vectors``; none first), each
+    kind's threshold and prior, of equally good priors the smallest; then, for detected mentions (their
+    ``confidence``), the pair gate (`with_pair_gate`) and threshold with that prior, where a gate does better than
+    none. The cut kept is the one whose kinds' CoNLL add up to the most, of equally good ones the smallest: the
+    groups stand for what the documents are about, which both kinds' mentions tell."""
     grouped = {cut: document_groups(response, scope, vectors, cut) if cut else None for cut in DOCUMENT_CUTS}
+    tunings = {kind: TuningConll(dev, scope, kind) for kind in KINDS}
 
-    def best_cut(gate: float, prior: float, apart: float, kind: str, tuning: TuningConll) -> tuple[float, float]:
+    def best_cut(gate: float, prior: float, apart: float, kind: str) -> tuple[float, float]:
         trees = {key: (average_linkage(clustering_matrix(matrix, groups[key], confidence or {}, gate, prior,
                                                          grouped[apart])), matrix.shape[0])
                  for key, matrix in matrices.items() if key[-1] == kind}
-        conll = {threshold: tuning.conll(groups, {key: cut_tree(*tree, threshold) for key, tree in trees.items()})
+        conll = {threshold: tunings[kind].conll(groups, {key: cut_tree(*tree, threshold)
+                                                         for key, tree in trees.items()})
                  for threshold in THRESHOLDS}
         threshold = middle_of_best(conll)
         return conll[threshold], threshold
 
-    for kind in KINDS:
-        tuning = TuningConll(dev, scope, kind)
-        best: tuple[float, float, float, float, float] | None = None  # (CoNLL, gate, prior, threshold, cut)
-        for apart in DOCUMENT_CUTS:
-            chosen: tuple[float, float, float, float, float] | None = None
-            for prior in LEMMA_PRIORS:
-                score, threshold = best_cut(0.0, prior, apart, kind, tuning)
-                if chosen is None or score > chosen[0] + 1e-9:
-                    chosen = (score, 0.0, prior, threshold, apart)
-            assert chosen is not None
-            for gate in PAIR_GATES[1:] if confidence is not None else ():
-                score, threshold = best_cut(gate, chosen[2], apart, kind, tuning)
-                if score > chosen[0] + 1e-9:
-                    chosen = (score, gate, chosen[2], threshold, apart)
-            if best is None or chosen[0] > best[0] + 1e-9:
-                best = chosen
+    def best_for(apart: float, kind: str) -> tuple[float, float, float, float]:
+        """(tuning CoNLL, gate, prior, threshold) of one kind with the documents grouped at ``apart``."""
+        best: tuple[float, float, float, float] | None = None
+        for prior in LEMMA_PRIORS:
+            score, threshold = best_cut(0.0, prior, apart, kind)
+            if best is None or score > best[0] + 1e-9:
+                best = (score, 0.0, prior, threshold)
         assert best is not None
-        thresholds[kind], priors[kind], gates[kind], cuts[kind] = best[3], best[2], best[1], best[4]
-        if log is not None:
-            log(f"{what} mentions: {kind} clustering threshold {best[3]}, lemma prior {best[2]}"
-                + (f", pair gate {best[1]}" if confidence is not None else "")
-                + f", document cut {best[4] or 'none'} (tuning CoNLL {best[0]:.2f})")
-    return thresholds, priors, gates, cuts
+        for gate in PAIR_GATES[1:] if confidence is not None else ():
+            score, threshold = best_cut(gate, best[2], apart, kind)
+            if score > best[0] + 1e-9:
+                best = (score, gate, best[2], threshold)
+        return best
+
+    chosen: tuple[float, float, dict[str, tuple[float, float, float, float]]] | None = None  # (sum, cut, kinds)
+    for apart in DOCUMENT_CUTS:
+        kinds = {kind: best_for(apart, kind) for kind in KINDS}
+        total = sum(best[0] for best in kinds.values())
+        if chosen is None or total > chosen[0] + 1e-9:
+            chosen = (total, apart, kinds)
+    assert chosen is not None
+    _, apart, kinds = chosen
+    if log is not None:
+        for kind, (score, gate, prior, threshold) in kinds.items():
+            log(f"{what} mentions: {kind} clustering threshold {threshold}, lemma prior {prior}"
+                + (f", pair gate {gate}" if confidence is not None else "")
+                + f", document cut {apart or 'none'} (tuning CoNLL {score:.2f})")
+    return ({kind: best[3] for kind, best in kinds.items()}, {kind: best[2] for kind, best in kinds.items()},
+            {kind: best[1] for kind, best in kinds.items()}, {kind: apart for kind in kinds})
 
 
 def train_model(train: Corpus, tune: Corpus, scope: str = "topic", encoder: str = "minilm", epochs: int = 4,
