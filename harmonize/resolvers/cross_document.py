@@ -326,25 +326,22 @@ def document_groups(corpus: Corpus, scope: str, vectors: dict[int, object], cut:
     others of its scope: on ECB+ a topic's two events, its subtopics), cut at ``cut`` (0: one group per scope)."""
     import numpy as np
     import torch
-    from scipy.cluster.hierarchy import fcluster, linkage
-    from scipy.spatial.distance import squareform
 
     by_scope: dict[tuple, list] = {}
     for document in corpus.documents:
         if id(document) in vectors:
             by_scope.setdefault(scope_key(document, scope), []).append(document)
     groups: dict[int, int] = {}
+    offset = 0
     for documents in by_scope.values():
         labels = [1] * len(documents)
         if cut and len(documents) >= MIN_GROUPED:
             stacked = torch.stack([vectors[id(document)] for document in documents]).float()
             centred = torch.nn.functional.normalize(stacked - stacked.mean(0), dim=1)
-            distances = np.clip(1.0 - (centred @ centred.T).numpy(), 0.0, 2.0)
-            np.fill_diagonal(distances, 0.0)
-            labels = fcluster(linkage(squareform(distances, checks=False), method="average"), t=cut,
-                              criterion="distance").tolist()
-        first = len(set(groups.values()))
-        groups.update({id(document): first + label for document, label in zip(documents, labels)})
+            cosines = np.clip((centred @ centred.T).numpy(), -1.0, 1.0)
+            labels = cut_tree(average_linkage(cosines), len(documents), cut)
+        groups.update({id(document): offset + label for document, label in zip(documents, labels)})
+        offset += max(labels)
     return groups
 
 
