@@ -378,6 +378,8 @@ def test_a_large_scope_is_clustered_in_blocks_of_whole_documents_and_says_so(mon
 
 
 def test_a_broken_model_folder_is_named_in_one_line(trained, tmp_path: Path) -> None:
+    import json
+
     from harmonize.errors import HarmonizeError
 
     model, folder = trained
@@ -391,3 +393,8 @@ def test_a_broken_model_folder_is_named_in_one_line(trained, tmp_path: Path) -> 
     (tmp_path / "cross_document.json").write_text("{", encoding="utf-8")
     with pytest.raises(HarmonizeError, match=r"cross_document\.json: not a cross-document model description"):
         load_model(tmp_path)
+    description = json.loads((folder / "cross_document.json").read_text(encoding="utf-8"))
+    for name, wrong in (("document_cut", "1.1"), ("lemma_prior", {"gold": {"event": "high"}}), ("pair_gate", [0.4])):
+        (tmp_path / "cross_document.json").write_text(json.dumps({**description, name: wrong}), encoding="utf-8")
+        with pytest.raises(HarmonizeError, match=rf"cross_document\.json: '{name}' is not a mapping of"):
+            load_model(tmp_path)  # before any clustering meets it

@@ -507,6 +507,10 @@ def load_model(folder: str | Path) -> CrossDocumentModel:
         raise HarmonizeError(f"{folder}: saved with a link gate (before 2026-11-26), which also kept the lemma "
                              f"prior's links from unsure detected mentions; models now gate the pair scorer's alone "
                              f"(pair_gate): retrain it")
+    for name, depth in (("lemma_prior", 2), ("document_cut", 2), ("pair_gate", 1)):
+        if isinstance(description, dict) and not _numbers_by_name(description.get(name, {}), depth):
+            raise HarmonizeError(f"{folder / DESCRIPTION}: {name!r} is not a mapping of "
+                                 + ("mentions to kinds to numbers" if depth == 2 else "kinds to numbers"))
     try:
         state = torch.load(folder / WEIGHTS, weights_only=True)
     except Exception as error:  # noqa: BLE001 - torch.load raises whatever its unpickler meets in a broken file
@@ -527,6 +531,15 @@ def load_model(folder: str | Path) -> CrossDocumentModel:
     except (TypeError, ValueError, RuntimeError, KeyError) as error:
         raise HarmonizeError(f"{folder}: weights and description do not fit ({type(error).__name__}: "
                              f"{str(error).splitlines()[0] if str(error) else ''})") from None
+
+
+def _numbers_by_name(value: object, depth: int) -> bool:
+    """Whether ``value`` maps names to numbers, or (``depth`` 2) names to such mappings."""
+    if not isinstance(value, dict):
+        return False
+    if depth == 1:
+        return all(isinstance(number, (int, float)) and not isinstance(number, bool) for number in value.values())
+    return all(_numbers_by_name(inner, depth - 1) for inner in value.values())
 
 
 def _members(state: dict | list) -> list[dict]:
