@@ -451,12 +451,14 @@ def _scores(gold: Corpus, predicted: Corpus) -> dict[str, float]:
 
 
 def _neural(corpus: CorpusRecipe, plan: Recipe, folder: Path, split: str, gold: Corpus) -> dict[str, float]:
-    """The neural resolver trained on the corpus' train part (as [outputs.train] says), scored on ``split``."""
+    """The neural resolver trained on the corpus' train part (as [outputs.train] says), its epoch chosen on train
+    documents held out for it (`harmonize.resolvers.protocol`), scored on ``split``, untouched."""
     import tempfile
 
     from harmonize.converters.corefud import read_corefud
     from harmonize.resolvers.model import ResolverConfig
     from harmonize.resolvers.neural import Training, fresh_copy, load, resolve, train
+    from harmonize.resolvers.protocol import hold_out
 
     settings = plan.train
     train_file = folder / f"{corpus.name}-corefud-train.conllu"
@@ -465,8 +467,9 @@ def _neural(corpus: CorpusRecipe, plan: Recipe, folder: Path, split: str, gold: 
     training = Training(epochs=settings["epochs"], seed=settings["seed"], device=settings["device"],
                         max_minutes=settings["max_minutes"])
     with tempfile.TemporaryDirectory(prefix="harmonize-build-model-") as scratch:
-        train(read_corefud(train_file), gold, scratch, ResolverConfig(encoder=settings["encoder"]), training,
-              report=Report(), progress=False, log=lambda line: None)
+        held = hold_out(read_corefud(train_file))
+        train(held.fit, held.tune if held.held_out else None, scratch, ResolverConfig(encoder=settings["encoder"]),
+              training, report=Report(), progress=False, log=lambda line: None)
         model, tokenizer, device = load(scratch, settings["device"])
         predicted = fresh_copy(gold)
         resolve(model, tokenizer, predicted, device, Report())
