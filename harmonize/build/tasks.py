@@ -468,8 +468,8 @@ def _neural(corpus: CorpusRecipe, plan: Recipe, folder: Path, split: str, gold: 
                         max_minutes=settings["max_minutes"])
     with tempfile.TemporaryDirectory(prefix="harmonize-build-model-") as scratch:
         held = hold_out(read_corefud(train_file))
-        train(held.fit, held.tune if held.held_out else None, scratch, ResolverConfig(encoder=settings["encoder"]),
-              training, report=Report(), progress=False, log=lambda line: None)
+        train(held.fit, held.tuning, scratch, ResolverConfig(encoder=settings["encoder"]), training,
+              report=Report(), progress=False, log=lambda line: None)
         model, tokenizer, device = load(scratch, settings["device"])
         predicted = fresh_copy(gold)
         resolve(model, tokenizer, predicted, device, Report())

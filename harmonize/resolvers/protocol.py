@@ -30,6 +30,11 @@ class Split:
     by: str
     held_out: list[str]
 
+    @property
+    def tuning(self) -> Corpus | None:
+        """What to choose on: ``tune``, or None where nothing was held out (the last epoch is then kept)."""
+        return self.tune if self.held_out else None
+
     def describe(self, chosen: str, reported: list[str]) -> str:
         """One line: what was learnt from, what ``chosen`` was chosen on, what is reported."""
         units = "topics" if self.by == "topic" else "documents"

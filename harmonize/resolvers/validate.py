@@ -58,8 +58,8 @@ def validate(train_inputs: Sequence[str | Path], dev_inputs: Sequence[str | Path
     rows: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="harmonize-model-") as scratch:
         folder = Path(model_dir) if model_dir is not None else Path(scratch)
-        history = train(split.fit, split.tune if split.held_out else None, folder, config, training,
-                        report=report, progress=progress, log=log)
+        history = train(split.fit, split.tuning, folder, config, training, report=report, progress=progress,
+                        log=log)
         model, tokenizer, device = load(folder, training.device if training else "auto")
         for name, corpus in reported.items():
             prefix = "" if name == "dev" else f"{name}: "
