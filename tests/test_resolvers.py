@@ -26,6 +26,7 @@ from harmonize.resolvers.features import (
     PART_OF_SUBTREE,
     SEVERAL_ROOTS,
     SUBTREE_LESS_FUNCTION_WORDS,
+    TAG_VALUES,
     WHOLE_SUBTREE,
     document_features,
     mention_keys,
@@ -315,6 +316,23 @@ def test_features_count_what_the_model_cannot_learn(encoder: str) -> None:
     features = document_features(document, tokenizer, window=512, context=64, max_width=2, gold=True)
     assert features.left_out == {"longer than 2 nodes: not a mention detection target": 2}
     assert len(features.gold_spans) == 8 and features.gold_entities.tolist() == [0, 1, 0, 1, 1, 0, 2, 0]
+
+
+def test_words_carry_their_tags(encoder: str) -> None:
+    _, tokenizer = load_encoder(encoder)
+    document = parse_corefud(RULES_DOC).documents[0]
+    tags = document_features(document, tokenizer, window=512, context=64, max_width=9, gold=False).tags
+
+    def named(row: list[int]) -> list[str]:
+        return [values[index - 1] if index else "_" for values, index in zip(TAG_VALUES, row)]
+
+    # "Petr": PROPN, nsubj, Sing, Masc, no Person; "koupil": no features; "Ona": Person=3 too (PronType is no tag)
+    assert named(tags[0].tolist()) == ["PROPN", "nsubj", "Sing", "Masc", "_"]
+    assert named(tags[1].tolist()) == ["VERB", "root", "_", "_", "_"]
+    assert named(tags[5].tolist()) == ["PRON", "nsubj", "Sing", "Fem", "3"]
+    for node in document.nodes():  # untagged text (tokenized, not parsed): every tag 0
+        node.upos, node.feats, node.deprel = "_", "_", "_"
+    assert not document_features(document, tokenizer, 512, 64, 9, gold=False).tags.any()
 
 
 def test_spans_have_their_place_in_the_tree_and_mentions_their_keys(encoder: str) -> None:

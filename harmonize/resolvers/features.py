@@ -10,6 +10,9 @@ Syntax, where the input has a dependency tree (every CorefUD file does): each ca
 a mention are nearly always one subtree, whole or cut short, of the tree) and its root word (the one word whose
 parent lies outside the span; the last word where there is no single one), and for antecedents whether two
 mentions have the same words and the same root lemma. A document without HEADs gets the class ``NO_TREE``.
+
+Tags, where the input has them: each word's UPOS, its relation, and its Number, Gender and Person (`word_tags`);
+a tag left out (``_``) or outside UD's lists is index 0.
 """
 
 from __future__ import annotations
@@ -27,6 +30,16 @@ SAME_SPEAKER, OTHER_SPEAKER, UNKNOWN_SPEAKER = 0, 1, 2
 NO_TREE, SEVERAL_ROOTS, PART_OF_SUBTREE, SUBTREE_LESS_FUNCTION_WORDS, WHOLE_SUBTREE = range(5)
 SYNTAX_CLASSES = 5
 FUNCTION_RELATIONS = frozenset({"case", "punct", "cc", "mark"})
+# A word's tags, each an index (0: not given, or none of these): its UPOS, its relation (less its subtype), and its
+# Number, Gender and Person (what a pronoun agrees with its antecedent in).
+UPOS = ("ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT", "SCONJ",
+        "SYM", "VERB", "X")
+RELATIONS = ("acl", "advcl", "advmod", "amod", "appos", "aux", "case", "cc", "ccomp", "clf", "compound", "conj",
+             "cop", "csubj", "dep", "det", "discourse", "dislocated", "expl", "fixed", "flat", "goeswith", "iobj",
+             "list", "mark", "nmod", "nsubj", "nummod", "obj", "obl", "orphan", "parataxis", "punct", "reparandum",
+             "root", "vocative", "xcomp")
+MORPHOLOGY = (("Number", ("Sing", "Plur")), ("Gender", ("Masc", "Fem", "Neut")), ("Person", ("1", "2", "3")))
+TAG_VALUES = (UPOS, RELATIONS, *(values for _, values in MORPHOLOGY))
 
 
 @dataclass
@@ -42,6 +55,7 @@ class DocumentFeatures:
     speakers: list[str | None]  # per node: its sentence's speaker
     parents: torch.Tensor | None  # [nodes] each node's parent index (-1: a root, an empty node), None: no tree
     subtrees: torch.Tensor | None  # [nodes, 2] each node's subtree size, whole and less its function words
+    tags: torch.Tensor | None = None  # [nodes, 5] `word_tags`
     candidate_syntax: torch.Tensor | None = None  # [spans] the candidates' `span_syntax` class (uint8)
     gold_spans: torch.Tensor | None = None  # [mentions, 2] in document order
     gold_entities: torch.Tensor | None = None  # [mentions] entity index per gold mention
@@ -118,6 +132,7 @@ def document_features(document: Document, tokenizer, window: int, context: int, 
     features = DocumentFeatures(nodes, windows, attention, word_window, word_position,
                                 candidate_spans(nodes, max_width), [n.sentence.speaker for n in nodes],
                                 *tree_parents(nodes, index_of))
+    features.tags = word_tags(nodes)
     # In blocks, and only the class kept: a long document's candidates are hundreds of thousands of spans.
     features.candidate_syntax = torch.cat([span_syntax(features, block)[0].to(torch.uint8)
                                            for block in features.candidates.split(1 << 16)])
@@ -155,6 +170,22 @@ def tree_parents(nodes: list[Node], index_of: dict[int, int]) -> tuple[torch.Ten
     if not known:
         return None, None
     return torch.tensor(parents, dtype=torch.long), subtree_sizes(parents, function_words)
+
+
+def word_tags(nodes: list[Node]) -> torch.Tensor:
+    """[nodes, 5]: each node's UPOS, relation and `MORPHOLOGY` values as indices into `TAG_VALUES`' lists, plus one
+    (0: not given, or another value)."""
+    rows = []
+    for node in nodes:
+        columns = _columns(node)
+        morphology = dict(f.split("=", 1) for f in columns[5].split("|") if "=" in f)
+        rows.append([_index(UPOS, columns[3]), _index(RELATIONS, columns[7].split(":")[0]),
+                     *(_index(values, morphology.get(name, "")) for name, values in MORPHOLOGY)])
+    return torch.tensor(rows, dtype=torch.long).reshape(-1, len(TAG_VALUES))
+
+
+def _index(values: tuple[str, ...], value: str) -> int:
+    return values.index(value) + 1 if value in values else 0
 
 
 def _columns(node: Node) -> list[str]:

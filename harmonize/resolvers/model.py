@@ -1,15 +1,20 @@
 """The neural resolver: an encoder, a span scorer for mention detection (nested spans within a sentence), and an
 antecedent scorer over the mentions with a dummy antecedent (score 0) that stands for "starts a new entity".
 
-Mention detection scores every candidate span from its first and last word (a biaffine product plus a width
-bias and a bias for its place in the dependency tree, `features.span_syntax`) and is trained with a binary loss
-against the gold spans. A mention's vector holds its first, last and root words, an attention-weighted sum of its
-words, its width and its place in the tree. Antecedent selection is coarse-to-fine: a bilinear score keeps each
-mention's ``max_antecedents`` best earlier mentions, a feed-forward scorer over the pair (both mentions, their
-product, the distance, whether the speakers are the same, and whether the two have the same words and the same
-root lemma) refines them, and training maximises
-the probability of the gold antecedents (any earlier mention of the same entity, else the dummy). Training uses the
-gold mentions for antecedents, prediction the detected ones.
+A word's vector is the encoder's plus an embedding of each of its tags (UPOS, relation, Number, Gender, Person;
+`features.word_tags`, each from zero). Chosen on GUM's held-out train documents (5 epochs on a GPU, seeds 3, 7, 11,
+42): CoNLL 54.82 with them against 53.56 without, mention F1 79.66 against 78.55. An embedding of whether a pair
+agrees in Number, Gender and Person scored lower there (54.45 with the tags, 53.17 against 53.32 alone, seeds 3, 7,
+42) and is not used.
+
+Mention detection scores every candidate span from its first and last word (a biaffine product plus a width bias
+and a bias for its place in the dependency tree, `features.span_syntax`) and is trained with a binary loss against
+the gold spans. A mention's vector holds its first, last and root words, an attention-weighted sum of its words, its
+width and its place in the tree. Antecedent selection is coarse-to-fine: a bilinear score keeps each mention's
+``max_antecedents`` best earlier mentions, a feed-forward scorer over the pair (both mentions, their product, the
+distance, whether the speakers are the same, and whether the two have the same words and the same root lemma)
+refines them, and training maximises the probability of the gold antecedents (any earlier mention of the same
+entity, else the dummy). Training uses the gold mentions for antecedents, prediction the detected ones.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from harmonize.resolvers.features import (
     OTHER_SPEAKER,
     SAME_SPEAKER,
     SYNTAX_CLASSES,
+    TAG_VALUES,
     UNKNOWN_SPEAKER,
     DocumentFeatures,
     mention_keys,
@@ -80,6 +86,9 @@ class Resolver(nn.Module):
         self.distance = nn.Embedding(10, 32)
         self.speaker = nn.Embedding(3, 16)
         self.match = nn.Embedding(4, 16)  # same words (2) x same root lemma (1)
+        self.tags = nn.ModuleList(nn.Embedding(len(values) + 1, size) for values in TAG_VALUES)
+        for embedding in self.tags:  # from zero, so that training starts from the encoder's own vectors
+            nn.init.zeros_(embedding.weight)
         self.pair = _feed_forward(3 * hidden + 32 + 16 + 16, hidden, 1)
 
     # -- encoder ------------------------------------------------------------------------------------------------
@@ -93,7 +102,9 @@ class Resolver(nn.Module):
             with torch.autocast("cuda", dtype=torch.bfloat16, enabled=device.type == "cuda"):
                 outputs.append(self.encoder(input_ids=ids, attention_mask=mask).last_hidden_state)
         hidden = torch.cat(outputs)
-        return hidden[features.word_window.to(device), features.word_position.to(device)].float()
+        words = hidden[features.word_window.to(device), features.word_position.to(device)].float()
+        tags = features.tags.to(device)
+        return words + sum(embedding(tags[:, column]) for column, embedding in enumerate(self.tags))
 
     # -- mentions -----------------------------------------------------------------------------------------------
     def span_logits(self, words: torch.Tensor, spans: torch.Tensor, syntax: torch.Tensor) -> torch.Tensor:
