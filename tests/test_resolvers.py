@@ -43,6 +43,7 @@ from harmonize.resolvers.neural import (
     fresh_copy,
     load,
     resolve,
+    steps_within,
     train,
 )
 from harmonize.resolvers.rules import resolve_rules
@@ -308,6 +309,31 @@ def test_training_resumes_where_it_stopped(encoder: str, tmp_path: Path) -> None
     assert not (tmp_path / "cut" / "checkpoint").exists()
     whole = (tmp_path / "whole" / "model.safetensors").read_bytes()
     assert (tmp_path / "cut" / "model.safetensors").read_bytes() == whole  # the same weights as one run
+
+
+def test_the_learning_rate_decays_by_the_end_of_the_time_budget() -> None:
+    # 10 steps in 100 s of a 300 s budget: 20 more fit; fewer than planned, never before the step reached.
+    assert steps_within(300, 100, steps_run=10, step=10, planned=80) == 30
+    assert steps_within(300, 100, steps_run=10, step=50, planned=80) == 70  # resumed at step 50
+    assert steps_within(300, 100, steps_run=10, step=10, planned=25) == 25  # everything fits
+    assert steps_within(300, 400, steps_run=10, step=10, planned=80) == 10  # the budget already spent
+    assert steps_within(300, 0, steps_run=0, step=0, planned=80) == 80  # no pace yet
+
+
+def test_training_stops_where_the_fitted_schedule_ends(encoder: str, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a time budget the schedule's end moves to where the budget runs out (here: step 3, one document a
+    step), and training stops there, its last epoch scored, instead of running out the epochs asked for."""
+    import harmonize.resolvers.neural as neural
+
+    monkeypatch.setattr(neural, "steps_within", lambda budget, elapsed, steps_run, step, planned: 3)
+    config = ResolverConfig(**{**SMALL.to_json(), "encoder": encoder})
+    lines: list[str] = []
+    history = train(parse_corefud(TRAIN_DOC), parse_corefud(TRAIN_DOC), tmp_path / "m", config,
+                    Training(epochs=6, seed=3, device="cpu", max_minutes=60), progress=False, log=lines.append)
+    assert [e.epoch for e in history] == [1, 2, 3] and all(e.dev for e in history)
+    assert lines[1] == "the time budget leaves 3.00 epochs: the learning rate now reaches zero there"
+    assert lines[-1].endswith("(time budget reached)")
 
 
 def test_features_count_what_the_model_cannot_learn(encoder: str) -> None:
