@@ -240,6 +240,20 @@ def test_saved_and_loaded_models_predict_the_same(trained: Path) -> None:
     assert "Entity=(e1" in outputs[0]
 
 
+def test_a_model_saved_before_the_tag_embeddings_still_loads(trained: Path, tmp_path: Path) -> None:
+    from safetensors.torch import load_file, save_file
+
+    weights = load_file(trained / "model.safetensors")
+    for name, dropped in (("old", lambda key: key.startswith("tags.")), ("cut", lambda key: key == "pair.0.weight")):
+        shutil.copytree(trained, tmp_path / name)
+        save_file({k: v for k, v in weights.items() if not dropped(k)}, tmp_path / name / "model.safetensors")
+    model, tokenizer, device = load(tmp_path / "old", "cpu")
+    assert all(not embedding.weight.any() for embedding in model.tags)  # zero: the old model's own vectors
+    assert resolve(model, tokenizer, parse_corefud(TRAIN_DOC), device)["documents"] == 1
+    with pytest.raises(HarmonizeError, match=r"weights that do not fit this resolver \(pair.0.weight missing\)"):
+        load(tmp_path / "cut", "cpu")
+
+
 def test_a_document_without_a_tree_is_resolved_and_counted(trained: Path) -> None:
     model, tokenizer, device = load(trained, "cpu")
     corpus = parse_corefud(TRAIN_DOC)

@@ -345,10 +345,15 @@ def _load_model(folder: Path, device: torch.device, weights: Path):
         raise HarmonizeError(f"{folder / ENCODER}: no encoder config and tokenizer ({error})") from error
     model = Resolver(encoder, config)
     try:
-        load_model(model, str(weights), device=str(device))
-    except Exception as error:  # safetensors' own error type, or torch's on missing/mismatched tensors
+        missing, unexpected = load_model(model, str(weights), strict=False, device=str(device))
+    except Exception as error:  # safetensors' own error type, or torch's on mismatched tensors
         first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise HarmonizeError(f"{weights}: weights that do not fit this resolver ({first_line})") from error
+    # A model saved before words had tag embeddings lacks them: zero, as they start, they give its own predictions.
+    missing = [name for name in missing if not name.startswith("tags.")]
+    if missing or unexpected:
+        names = ", ".join([*(f"{n} missing" for n in missing[:3]), *(f"{n} unexpected" for n in unexpected[:3])])
+        raise HarmonizeError(f"{weights}: weights that do not fit this resolver ({names})")
     return model.to(device), tokenizer
 
 
