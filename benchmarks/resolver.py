@@ -73,7 +73,7 @@ def reference_scores(scorer: Path, gold, response, folder: Path) -> str:
 def main() -> None:
     parser = arguments(__doc__)
     parser.add_argument("--minutes", type=float, default=60.0, help="training time budget")
-    parser.add_argument("--epochs", type=int, default=8, help="epochs the learning-rate schedule spans")
+    parser.add_argument("--epochs", type=int, default=8, help="epochs at most (where they do not fit in --minutes, the learning rate's decay is fitted to the budget)")
     parser.add_argument("--encoder", default="minilm")
     parser.add_argument("--device", default="auto")
     parser.add_argument("--model", type=Path, help="keep the model here (or score it, with --predict-only)")

@@ -633,7 +633,8 @@ Folds = Annotated[int, typer.Option(
          "cross-validation over the training topics (each scored by a model that never saw it); validate --folds 0 "
          "chooses them on 4 training topics held out, resolve train --dev on the topics given.")]
 MaxMinutes = Annotated[float | None, typer.Option(
-    "--max-minutes", help="Stop training after this many minutes (the epoch in progress is scored).")]
+    "--max-minutes", help="Training time budget: the learning rate decays to zero as it runs out, where the "
+    "epochs asked for would not fit; the epoch in progress is scored.")]
 
 
 @resolve_app.command("rules", epilog=_examples(
