@@ -34,7 +34,7 @@ from harmonize.resolvers.features import (
     subtree_sizes,
     subword_windows,
 )
-from harmonize.resolvers.model import ResolverConfig, non_crossing, non_overlapping
+from harmonize.resolvers.model import Resolver, ResolverConfig, non_crossing, non_overlapping
 from harmonize.resolvers.neural import (
     TREELESS_DOCUMENT,
     Training,
@@ -373,6 +373,23 @@ def test_words_carry_their_tags(encoder: str) -> None:
     for node in document.nodes():  # untagged text (tokenized, not parsed): every tag 0
         node.upos, node.feats, node.deprel = "_", "_", "_"
     assert not document_features(document, tokenizer, 512, 64, 9, gold=False).tags.any()
+
+
+def test_pair_scores_are_the_pair_scorer_over_the_concatenation(encoder: str) -> None:
+    torch.manual_seed(0)
+    model = Resolver(load_encoder(encoder)[0], SMALL).eval()
+    mentions = torch.randn(7, SMALL.hidden, requires_grad=True)
+    candidates = torch.randint(0, 7, (7, 4))
+    pair_features = [(model.distance, torch.randint(0, 10, (7, 4))), (model.speaker, torch.randint(0, 3, (7, 4))),
+                     (model.match, torch.randint(0, 4, (7, 4)))]
+    anaphor, antecedent = mentions[:, None].expand(-1, 4, -1), mentions[candidates]
+    concatenated = torch.cat([anaphor, antecedent, anaphor * antecedent,
+                              *(embedding(indices) for embedding, indices in pair_features)], -1)
+    expected = model.pair(concatenated)[..., 0]
+    scores = model.pair_scores(mentions, candidates, pair_features)
+    assert torch.allclose(scores, expected, atol=1e-5)
+    expected_gradient = torch.autograd.grad(expected.sum(), mentions)[0]
+    assert torch.allclose(torch.autograd.grad(scores.sum(), mentions)[0], expected_gradient, atol=1e-5)
 
 
 def test_spans_have_their_place_in_the_tree_and_mentions_their_keys(encoder: str) -> None:

@@ -142,11 +142,27 @@ class Resolver(nn.Module):
         speaker = torch.where((anaphor_speaker < 0) | (antecedent_speaker < 0), UNKNOWN_SPEAKER,
                               torch.where(anaphor_speaker == antecedent_speaker, SAME_SPEAKER, OTHER_SPEAKER))
         same = (keys[:, None, :] == keys[candidates]).long()
-        anaphor, antecedent = mentions[:, None].expand(-1, k, -1), mentions[candidates]
-        pair = torch.cat([anaphor, antecedent, anaphor * antecedent, self.distance(distance), self.speaker(speaker),
-                          self.match(2 * same[..., 0] + same[..., 1])], -1)
-        scores = (coarse_top.masked_fill(~valid, 0) + self.pair(pair)[..., 0]).masked_fill(~valid, float("-inf"))
+        pair = self.pair_scores(mentions, candidates, [(self.distance, distance), (self.speaker, speaker),
+                                                       (self.match, 2 * same[..., 0] + same[..., 1])])
+        scores = (coarse_top.masked_fill(~valid, 0) + pair).masked_fill(~valid, float("-inf"))
         return candidates, scores, valid
+
+    def pair_scores(self, mentions: torch.Tensor, candidates: torch.Tensor,
+                    pair_features: list[tuple[nn.Embedding, torch.Tensor]]) -> torch.Tensor:
+        """[mentions, k]: ``self.pair`` over each mention and each of its ``candidates`` [mentions, k]: over both
+        mentions, their product and the embeddings of ``pair_features`` ((embedding, indices [mentions, k]), in
+        order), concatenated. Its first layer is applied a part at a time, so that only the product is multiplied
+        per pair (the two mentions once each, each embedding table once): the same scores as over the
+        concatenation, for a third of its multiplications and about half its memory (GUM's longest documents
+        hold 100,000 pairs and more)."""
+        first = self.pair[0]
+        size = mentions.shape[1]
+        weights = first.weight.split([size, size, size, *(e.embedding_dim for e, _ in pair_features)], 1)
+        hidden = ((mentions @ weights[0].T + first.bias)[:, None] + (mentions @ weights[1].T)[candidates]
+                  + (mentions[:, None] * mentions[candidates]) @ weights[2].T)
+        for (embedding, indices), weight in zip(pair_features, weights[3:]):
+            hidden = hidden + (embedding.weight @ weight.T)[indices]
+        return self.pair[1:](hidden)[..., 0]
 
     # -- training -----------------------------------------------------------------------------------------------
     def loss(self, features: DocumentFeatures, device: torch.device) -> tuple[torch.Tensor, dict[str, float]]:
