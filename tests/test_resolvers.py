@@ -254,6 +254,22 @@ def test_a_model_saved_before_the_tag_embeddings_still_loads(trained: Path, tmp_
         load(tmp_path / "cut", "cpu")
 
 
+def test_a_model_saved_before_the_sentence_distance_still_loads(trained: Path, encoder: str,
+                                                                tmp_path: Path) -> None:
+    """Its config.json has no ``sentence_distance`` and its pair scorer no input for it: it loads without it."""
+    from safetensors.torch import save_model
+
+    shutil.copytree(trained, tmp_path / "old")
+    settings = json.loads((trained / "config.json").read_text(encoding="utf-8"))
+    del settings["resolver"]["sentence_distance"]
+    (tmp_path / "old" / "config.json").write_text(json.dumps(settings), encoding="utf-8")
+    old = Resolver(load_encoder(encoder)[0], ResolverConfig(**{**settings["resolver"], "sentence_distance": False}))
+    save_model(old, str(tmp_path / "old" / "model.safetensors"))
+    model, tokenizer, device = load(tmp_path / "old", "cpu")
+    assert model.sentence_distance is None and not model.config.sentence_distance
+    assert resolve(model, tokenizer, parse_corefud(TRAIN_DOC), device)["documents"] == 1
+
+
 def test_a_document_without_a_tree_is_resolved_and_counted(trained: Path) -> None:
     model, tokenizer, device = load(trained, "cpu")
     corpus = parse_corefud(TRAIN_DOC)
@@ -381,7 +397,8 @@ def test_pair_scores_are_the_pair_scorer_over_the_concatenation(encoder: str) ->
     mentions = torch.randn(7, SMALL.hidden, requires_grad=True)
     candidates = torch.randint(0, 7, (7, 4))
     pair_features = [(model.distance, torch.randint(0, 10, (7, 4))), (model.speaker, torch.randint(0, 3, (7, 4))),
-                     (model.match, torch.randint(0, 4, (7, 4)))]
+                     (model.match, torch.randint(0, 4, (7, 4))),
+                     (model.sentence_distance, torch.randint(0, 10, (7, 4)))]
     anaphor, antecedent = mentions[:, None].expand(-1, 4, -1), mentions[candidates]
     concatenated = torch.cat([anaphor, antecedent, anaphor * antecedent,
                               *(embedding(indices) for embedding, indices in pair_features)], -1)
@@ -398,6 +415,7 @@ def test_spans_have_their_place_in_the_tree_and_mentions_their_keys(encoder: str
     features = document_features(document, tokenizer, window=512, context=64, max_width=9, gold=False)
     forms = [node.form for node in features.nodes]
     # Sentence 3 starts at node 9: "Petr Novák ji čte , což je dobře ."
+    assert features.sentences[8:10].tolist() == [1, 2] and features.sentences[-1] == 2
     spans = torch.tensor([[9, 10], [9, 9], [10, 11], [13, 16], [0, 3], [9, 17], [2, 3]])
     syntax, roots = span_syntax(features, spans)
     assert syntax.tolist() == [WHOLE_SUBTREE, PART_OF_SUBTREE, SEVERAL_ROOTS, WHOLE_SUBTREE,

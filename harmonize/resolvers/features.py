@@ -56,6 +56,7 @@ class DocumentFeatures:
     parents: torch.Tensor | None  # [nodes] each node's parent index (-1: a root, an empty node), None: no tree
     subtrees: torch.Tensor | None  # [nodes, 2] each node's subtree size, whole and less its function words
     tags: torch.Tensor | None = None  # [nodes, 5] `word_tags`
+    sentences: torch.Tensor | None = None  # [nodes] each node's sentence, numbered from 0 in document order
     candidate_syntax: torch.Tensor | None = None  # [spans] the candidates' `span_syntax` class (uint8)
     gold_spans: torch.Tensor | None = None  # [mentions, 2] in document order
     gold_entities: torch.Tensor | None = None  # [mentions] entity index per gold mention
@@ -133,6 +134,9 @@ def document_features(document: Document, tokenizer, window: int, context: int, 
                                 candidate_spans(nodes, max_width), [n.sentence.speaker for n in nodes],
                                 *tree_parents(nodes, index_of))
     features.tags = word_tags(nodes)
+    numbers: dict[int, int] = {}
+    features.sentences = torch.tensor([numbers.setdefault(id(n.sentence), len(numbers)) for n in nodes],
+                                      dtype=torch.long)
     # In blocks, and only the class kept: a long document's candidates are hundreds of thousands of spans.
     features.candidate_syntax = torch.cat([span_syntax(features, block)[0].to(torch.uint8)
                                            for block in features.candidates.split(1 << 16)])

@@ -7,14 +7,21 @@ A word's vector is the encoder's plus an embedding of each of its tags (UPOS, re
 agrees in Number, Gender and Person scored lower there (beside the tags 54.45 against 54.82, the same seeds; alone
 53.17 against 53.32, seeds 3, 7, 42) and is not used.
 
+200 antecedents and the sentence distance were chosen the same way (5 epochs on a GPU, seeds 3, 7, 11, 42, the
+tags in every run; held-out CoNLL, the mean): 50 antecedents 54.87, 100 56.63 (two runs), 150 57.23, 200 57.10
+(two runs), 400 57.33; the sentence distance added 0.49 at 50, 0.30 at 100, 0.28 at 200, 0.20 at 400. 400 gains
+little for a slower step on a CPU, which has an hour (GUM's four longest documents: 29.4 s a pass at 400, 22.8 at
+200, 16.7 at 50). A wider pair scorer (hidden 512) scored 53.92 and is not used.
+
 Mention detection scores every candidate span from its first and last word (a biaffine product plus a width bias
 and a bias for its place in the dependency tree, `features.span_syntax`) and is trained with a binary loss against
 the gold spans. A mention's vector holds its first, last and root words, an attention-weighted sum of its words, its
 width and its place in the tree. Antecedent selection is coarse-to-fine: a bilinear score keeps each mention's
 ``max_antecedents`` best earlier mentions, a feed-forward scorer over the pair (both mentions, their product, the
-distance, whether the speakers are the same, and whether the two have the same words and the same root lemma)
-refines them, and training maximises the probability of the gold antecedents (any earlier mention of the same
-entity, else the dummy). Training uses the gold mentions for antecedents, prediction the detected ones.
+distance in mentions and in sentences, whether the speakers are the same, and whether the two have the same words
+and the same root lemma) refines them, and training maximises the probability of the gold antecedents (any earlier
+mention of the same entity, else the dummy). Training uses the gold mentions for antecedents, prediction the
+detected ones.
 """
 
 from __future__ import annotations
@@ -46,11 +53,12 @@ class ResolverConfig:
     window: int = 512
     context: int = 64
     max_width: int = 30
-    max_antecedents: int = 50
+    max_antecedents: int = 200
     hidden: int = 256
     encoder_batch: int = 8  # windows per encoder call
     mention_threshold: float = 0.0  # a span is a mention where its logit exceeds this
     mentions_per_word: float = 0.5  # at most this many detected mentions per word, the best kept
+    sentence_distance: bool = True  # a pair feature; False in models saved before it (their config.json lacks it)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -89,7 +97,8 @@ class Resolver(nn.Module):
         self.tags = nn.ModuleList(nn.Embedding(len(values) + 1, size) for values in TAG_VALUES)
         for embedding in self.tags:  # from zero, so that training starts from the encoder's own vectors
             nn.init.zeros_(embedding.weight)
-        self.pair = _feed_forward(3 * hidden + 32 + 16 + 16, hidden, 1)
+        self.sentence_distance = nn.Embedding(10, 32) if config.sentence_distance else None
+        self.pair = _feed_forward(3 * hidden + 32 + 16 + 16 + (32 if config.sentence_distance else 0), hidden, 1)
 
     # -- encoder ------------------------------------------------------------------------------------------------
     def word_vectors(self, features: DocumentFeatures, device: torch.device) -> torch.Tensor:
@@ -128,9 +137,11 @@ class Resolver(nn.Module):
                                       -1))
 
     # -- antecedents --------------------------------------------------------------------------------------------
-    def antecedent_scores(self, mentions: torch.Tensor, speakers: torch.Tensor, keys: torch.Tensor):
+    def antecedent_scores(self, mentions: torch.Tensor, speakers: torch.Tensor, sentences: torch.Tensor,
+                          keys: torch.Tensor):
         """(candidates [mentions, k], scores [mentions, k], valid [mentions, k]) for each mention's k best earlier
-        mentions; ``speakers`` holds a speaker index per mention (-1 unknown), ``keys`` its `mention_keys`."""
+        mentions; ``speakers`` holds a speaker index per mention (-1 unknown), ``sentences`` its sentence's number,
+        ``keys`` its `mention_keys`."""
         count = len(mentions)
         k = min(self.config.max_antecedents, max(count - 1, 1))
         earlier = torch.ones(count, count, dtype=torch.bool, device=mentions.device).tril(-1)
@@ -142,8 +153,12 @@ class Resolver(nn.Module):
         speaker = torch.where((anaphor_speaker < 0) | (antecedent_speaker < 0), UNKNOWN_SPEAKER,
                               torch.where(anaphor_speaker == antecedent_speaker, SAME_SPEAKER, OTHER_SPEAKER))
         same = (keys[:, None, :] == keys[candidates]).long()
-        pair = self.pair_scores(mentions, candidates, [(self.distance, distance), (self.speaker, speaker),
-                                                       (self.match, 2 * same[..., 0] + same[..., 1])])
+        pair_features = [(self.distance, distance), (self.speaker, speaker),
+                         (self.match, 2 * same[..., 0] + same[..., 1])]
+        if self.sentence_distance is not None:
+            apart = (sentences[:, None] - sentences[candidates]).clamp(min=0)
+            pair_features.append((self.sentence_distance, distance_bucket(apart)))
+        pair = self.pair_scores(mentions, candidates, pair_features)
         scores = (coarse_top.masked_fill(~valid, 0) + pair).masked_fill(~valid, float("-inf"))
         return candidates, scores, valid
 
@@ -197,7 +212,8 @@ class Resolver(nn.Module):
         keys = mention_keys(features, spans, roots).to(device)
         spans, syntax, roots = spans.to(device), syntax.to(device), roots.to(device)
         mentions = self.mention_vectors(words, spans, syntax, roots)
-        return self.antecedent_scores(mentions, self._speaker_ids(features, spans), keys)
+        sentences = features.sentences.to(device)[spans[:, 0]]
+        return self.antecedent_scores(mentions, self._speaker_ids(features, spans), sentences, keys)
 
     @staticmethod
     def _speaker_ids(features: DocumentFeatures, spans: torch.Tensor) -> torch.Tensor:

@@ -97,8 +97,8 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
     device = pick_device(training.device)
     torch.manual_seed(training.seed)
     if resume:
-        config = ResolverConfig(**json.loads((output / CONFIG).read_text(encoding="utf-8"))["resolver"])
         model, tokenizer = _load_model(output, device, checkpoint / WEIGHTS)
+        config = model.config
     else:
         encoder, tokenizer = load_encoder(config.encoder)
         model = Resolver(encoder, config).to(device)
@@ -333,7 +333,8 @@ def _load_model(folder: Path, device: torch.device, weights: Path):
 
     try:
         description = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
-        config = ResolverConfig(**description["resolver"])
+        # A model saved before the sentence distance was a pair feature has no such setting, and no such weights.
+        config = ResolverConfig(**{"sentence_distance": False, **description["resolver"]})
     except (ValueError, KeyError, TypeError) as error:
         raise HarmonizeError(f"{folder / CONFIG}: not a resolver configuration ({error})") from error
     if not (folder / ENCODER).is_dir():
