@@ -247,11 +247,16 @@ def test_a_model_saved_before_the_tag_embeddings_still_loads(trained: Path, tmp_
     for name, dropped in (("old", lambda key: key.startswith("tags.")), ("cut", lambda key: key == "pair.0.weight")):
         shutil.copytree(trained, tmp_path / name)
         save_file({k: v for k, v in weights.items() if not dropped(k)}, tmp_path / name / "model.safetensors")
+    shutil.copytree(trained, tmp_path / "narrow")
+    save_file({**weights, "pair.0.weight": weights["pair.0.weight"][:, 1:].contiguous()},
+              tmp_path / "narrow" / "model.safetensors")
     model, tokenizer, device = load(tmp_path / "old", "cpu")
     assert all(not embedding.weight.any() for embedding in model.tags)  # zero: the old model's own vectors
     assert resolve(model, tokenizer, parse_corefud(TRAIN_DOC), device)["documents"] == 1
     with pytest.raises(HarmonizeError, match=r"weights that do not fit this resolver \(pair.0.weight missing\)"):
         load(tmp_path / "cut", "cpu")
+    with pytest.raises(HarmonizeError, match=r"do not fit this resolver \(size mismatch for pair.0.weight: .*\)$"):
+        load(tmp_path / "narrow", "cpu")
 
 
 def test_a_model_saved_before_the_sentence_distance_still_loads(trained: Path, encoder: str,

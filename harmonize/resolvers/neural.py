@@ -348,8 +348,11 @@ def _load_model(folder: Path, device: torch.device, weights: Path):
     try:
         missing, unexpected = load_model(model, str(weights), strict=False, device=str(device))
     except Exception as error:  # safetensors' own error type, or torch's on mismatched tensors
-        first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise HarmonizeError(f"{weights}: weights that do not fit this resolver ({first_line})") from error
+        # torch's first line is only a header ("Error(s) in loading state_dict for Resolver:"): the next names the
+        # tensor, e.g. "size mismatch for pair.0.weight: ...".
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()] or [type(error).__name__]
+        reason = lines[1] if len(lines) > 1 and lines[0].endswith(":") else lines[0]
+        raise HarmonizeError(f"{weights}: weights that do not fit this resolver ({reason})") from error
     # A model saved before words had tag embeddings lacks them: zero, as they start, they give its own predictions.
     missing = [name for name in missing if not name.startswith("tags.")]
     if missing or unexpected:
