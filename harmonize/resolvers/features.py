@@ -134,9 +134,8 @@ def document_features(document: Document, tokenizer, window: int, context: int, 
                                 candidate_spans(nodes, max_width), [n.sentence.speaker for n in nodes],
                                 *tree_parents(nodes, index_of))
     features.tags = word_tags(nodes)
-    numbers: dict[int, int] = {}
-    features.sentences = torch.tensor([numbers.setdefault(id(n.sentence), len(numbers)) for n in nodes],
-                                      dtype=torch.long)
+    features.sentences = torch.tensor([number for number, sentence in enumerate(document.sentences)
+                                       for _ in sentence.nodes], dtype=torch.long)
     # In blocks, and only the class kept: a long document's candidates are hundreds of thousands of spans.
     features.candidate_syntax = torch.cat([span_syntax(features, block)[0].to(torch.uint8)
                                            for block in features.candidates.split(1 << 16)])
