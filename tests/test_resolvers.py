@@ -20,7 +20,7 @@ import torch
 from harmonize.converters.corefud import format_corefud, parse_corefud
 from harmonize.errors import HarmonizeError, Report
 from harmonize.resolvers import resolve_files
-from harmonize.resolvers.encoders import load_encoder
+from harmonize.resolvers.encoders import load_encoder, set_attention_dropout
 from harmonize.resolvers.features import (
     NO_TREE,
     PART_OF_SUBTREE,
@@ -369,6 +369,29 @@ def test_training_stops_where_the_fitted_schedule_ends(encoder: str, tmp_path: P
     assert [e.epoch for e in history] == [1, 2, 3] and all(e.dev for e in history)
     assert lines[1] == "the time budget leaves 3.00 epochs: the learning rate now reaches zero there"
     assert lines[-1].endswith("(time budget reached)")
+
+
+def test_training_sets_the_encoders_attention_dropout(encoder: str, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """0 by default (PyTorch's fused attention then runs), the encoder's own with None; an encoder with no
+    self-attention layer to set is said so, not passed over."""
+    from harmonize.resolvers import neural
+
+    model, _ = load_encoder(encoder)
+    assert set_attention_dropout(model, 0.0) == 2  # one per layer
+    assert [m.dropout.p for m in model.modules() if type(m).__name__ == "BertSelfAttention"] == [0.0, 0.0]
+    assert set_attention_dropout(torch.nn.Linear(2, 2), 0.0) == 0
+
+    rates: list[float] = []
+    monkeypatch.setattr(neural, "set_attention_dropout", lambda _, rate: rates.append(rate) or 0)
+    config = ResolverConfig(**{**SMALL.to_json(), "encoder": encoder})
+    lines: list[str] = []
+    for number, rate in enumerate((0.0, None, 0.05)):
+        train(parse_corefud(TRAIN_DOC), None, tmp_path / str(number), config,
+              Training(epochs=1, device="cpu", attention_dropout=rate), progress=False, log=lines.append)
+    assert rates == [0.0, 0.05]
+    assert [line for line in lines if "dropout" in line] == [
+        "the encoder has no self-attention layer whose dropout could be set: it keeps its own"] * 2
 
 
 def test_features_count_what_the_model_cannot_learn(encoder: str) -> None:
