@@ -2,7 +2,7 @@
 (partial matching, singletons left out; GUM's header has no head field, so the key's heads come from the tree as
 udapi's corefud.MoveHead puts them), next to the rule baseline, and the prediction speed of both.
 
-    python benchmarks/resolver.py [--minutes 60] [--epochs 12] [--encoder minilm] [--device auto]
+    python benchmarks/resolver.py [--minutes 60] [--epochs 12] [--seed 42] [--encoder minilm] [--device auto]
                                   [--model DIR] [--predict-only] [--data ../shared/data]
                                   [--corefud-scorer ../corefud-scorer/corefud-scorer.py]
 
@@ -74,6 +74,8 @@ def main() -> None:
     parser = arguments(__doc__)
     parser.add_argument("--minutes", type=float, default=60.0, help="training time budget")
     parser.add_argument("--epochs", type=int, default=12, help="epochs at most (where they do not fit in --minutes, the learning rate's decay is fitted to the budget)")
+    parser.add_argument("--seed", type=int, default=42, help="the training's seed: another shows what the figures "
+                        "owe to it")
     parser.add_argument("--encoder", default="minilm")
     parser.add_argument("--device", default="auto")
     parser.add_argument("--model", type=Path, help="keep the model here (or score it, with --predict-only)")
@@ -102,7 +104,8 @@ def main() -> None:
         if not options.predict_only:
             started = time.perf_counter()
             history = train(split.fit, split.tune, folder, ResolverConfig(encoder=options.encoder),
-                            Training(epochs=options.epochs, device=options.device, max_minutes=options.minutes),
+                            Training(epochs=options.epochs, seed=options.seed, device=options.device,
+                                     max_minutes=options.minutes),
                             report=Report(), progress=sys.stderr.isatty())
             best = max(history, key=lambda e: e.conll)
             results["training"] = {"minutes": (time.perf_counter() - started) / 60, "epochs": len(history),
