@@ -66,12 +66,16 @@ def set_attention_dropout(encoder, rate: float) -> int:
     for module in encoder.modules():
         if not type(module).__name__.endswith("SelfAttention"):
             continue
-        if isinstance(getattr(module, "dropout", None), nn.Dropout):  # BERT, RoBERTa, ELECTRA, XLM-R
+        # BERT and its kin pass ``dropout.p`` to the attention; some (MarkupLM, Splinter, ALIGN) keep the rate
+        # twice and pass the float ``attention_dropout``: both are set, or the one passed would stay.
+        found = False
+        if isinstance(getattr(module, "dropout", None), nn.Dropout):
             module.dropout.p = rate
-            layers += 1
-        elif isinstance(getattr(module, "attention_dropout", None), float):
+            found = True
+        if isinstance(getattr(module, "attention_dropout", None), float):
             module.attention_dropout = rate
-            layers += 1
+            found = True
+        layers += found
     return layers
 
 
