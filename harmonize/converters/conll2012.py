@@ -53,7 +53,9 @@ from pathlib import Path
 from typing import Any
 
 from harmonize.converters.choices import CONLL2012_LAYOUTS
-from harmonize.converters.spans import WordSpan, contiguous_spans, report_unwritten
+from harmonize.converters.conll2012_lines import column_roles
+from harmonize.converters.losses import Holds, report_unheld
+from harmonize.converters.spans import WordSpan, contiguous_spans
 from harmonize.errors import Problems, Report
 from harmonize.io import StagedFile, atomic_write_text, paused_gc, read_text
 from harmonize.schemas.model import (
@@ -77,8 +79,6 @@ _ITEM = re.compile(r"\(([^()|]+)\)|\(([^()|]+)|([^()|]+)\)|([^()|]+)")
 _TYPED = re.compile(r"([^\W\d][^-]*)-(\d+)(?:-(.*))?$")
 _NO_MENTION = ("-", "_", "")
 _NO_VALUE = ("-", "_")
-# Column of the word, POS and speaker in the OntoNotes layout.
-_WORD, _POS, _SPEAKER = 3, 4, 9
 
 
 # -- reading -----------------------------------------------------------------------------------------------------
@@ -241,7 +241,7 @@ class _Reader:
 
     def columns(self, number: int, fields: list[str]) -> tuple[str | None, str | None, str | None]:
         """Word, POS and speaker of a token line (None where the layout has no such column)."""
-        roles = _column_roles(fields)
+        roles = column_roles(fields)
         if roles is None:
             self.problem(number, "unknown column layout", "cannot tell which column holds the word")
             return None, None, None
@@ -439,7 +439,7 @@ class _Writer:
         self.meta = meta
         self.layout = layout
         self.report = report
-        self.name, self.part = _name_and_part(document, number)
+        self.name, self.part = _name_and_part(document, number, layout)
         if meta is not None:
             self.joiner, self.inside_ids = meta["joiner"], meta["inside_ids"]
             self.empty = meta.get("empty", "-")
@@ -451,11 +451,30 @@ class _Writer:
             self.typed, self.verbatim_labels = layout == "gum", False
         self.spans = contiguous_spans(document, discontinuous, report, "CoNLL-2012")
         self.labels = self._labels()
-        report_unwritten(document, self.spans, report, "CoNLL-2012", self.typed)
+        report_unheld(document, self._holds(), report, "CoNLL-2012", self.spans, self._read_back_id(),
+                      {entity: self._read_back_entity_id(label) for entity, label in self.labels.items()},
+                      {"genre": genre_from_id(self._read_back_id()), "language": None, "topic": None,
+                       "subtopic": None})
         crossing = _crossing_mentions(self.spans)
         if crossing:
             report.add("crossing mentions of one entity (CoNLL-2012 reads them back as other spans)",
                        str(document.id), crossing)
+
+    def _holds(self) -> Holds:
+        """What this document's layout keeps: its own lines (read from CoNLL-2012) keep every column; OntoNotes'
+        layout the POS and speaker; GUM's labels entity types and identities."""
+        own = self.meta is not None
+        return Holds(columns=("XPOS",) if own or self.layout == "ontonotes" else (),
+                     speaker=own or self.layout == "ontonotes", conll2012_columns=own,
+                     entity_types=self.typed, entity_fields=("identity",) if self.typed else False)
+
+    def _read_back_id(self) -> str:
+        """The id the reader gives the document written here: the name for part 0, else NAME/part NNN."""
+        return f"{self.name}{PART}{self.part}" if self.part.isdigit() and int(self.part) else self.name
+
+    def _read_back_entity_id(self, label: str) -> str:
+        typed = None if label.isdigit() else _TYPED.match(label)
+        return typed[2] if typed is not None else label
 
     def write(self, lines: list[str]) -> None:
         meta, document = self.meta, self.document
@@ -574,7 +593,7 @@ class _Writer:
         fields = pieces[::step]
         if fields and fields[-1] == "":
             fields = fields[:-1]
-        roles = _column_roles(fields) or {}
+        roles = column_roles(fields) or {}
         wanted: dict[int, str] = {}
         if "word" in roles:
             wanted[roles["word"]] = node.form
@@ -597,30 +616,25 @@ class _Writer:
         if self.layout in _THREE_COLUMNS:
             return f"{over_document}\t{word}\t{cell}"
         if self.layout == "scorer":
-            return f"{self.name} {cell}"
+            return f"{_column_value(self.name)} {cell}"
         pos = _column_value(node.xpos) if node.xpos not in _NO_VALUE else "-"
         speaker = node.sentence.speaker if node.sentence is not None else None
         speaker = _column_value(speaker) if speaker else "-"
-        return "\t".join((self.name, str(int(self.part)), str(at), word, pos, "*", "-", "-", "-", speaker, "*", cell))
+        return "\t".join((_column_value(self.name), str(int(self.part)), str(at), word, pos, "*", "-", "-", "-", speaker,
+                          "*", cell))
 
 
-def _column_roles(fields: list[str]) -> dict[str, int] | None:
-    """Where the word, POS and speaker stand among a token line's columns before the cell ({} where none of them
-    does; None where the layout is unknown). Reader and writer both go by it."""
-    if len(fields) >= 3 and fields[1].isdigit() and fields[2].isdigit():  # OntoNotes: id, part, index, word ...
-        wanted = {"word": _WORD, "pos": _POS, "speaker": _SPEAKER}
-        # The speaker column counts only in the full layout, where the named-entity column follows it.
-        return {role: at for role, at in wanted.items() if at < len(fields) - (role == "speaker")}
-    if len(fields) >= 2 and fields[0].isdigit():  # index first: GUM, OntoGUM, the PCC
-        return {"word": 1}
-    if len(fields) == 1:  # document id only: the scorer's 2-column keys
-        return {}
-    return None
-
-
-def _name_and_part(document: Document, number: int) -> tuple[str, str]:
+def _name_and_part(document: Document, number: int, layout: str) -> tuple[str, str]:
+    """The document's name and part as written: OntoNotes' ``#begin document (NAME)`` holds any name without a
+    parenthesis or a line break as it is (the token lines' first column has it with underscores for spaces); the
+    other layouts' name is one column."""
     name, part = split_part(document.id if document.id is not None else f"document_{number + 1}")
-    return (name, part) if part is not None else (_column_value(name), "000")
+    if layout != "ontonotes" or not _VERBATIM_NAME.fullmatch(name):
+        name = _column_value(name)
+    return name, part if part is not None else "000"
+
+
+_VERBATIM_NAME = re.compile(r"[^()\n\r]*\S[^()\n\r]*")
 
 
 def _column_value(value: str) -> str:
@@ -701,7 +715,9 @@ def _crossing_mentions(spans: dict[Mention, WordSpan]) -> int:
         group.sort(key=lambda s: (s.start, -s.end))
         ends: list[int] = []
         for span in group:
-            while ends and ends[-1] < span.start:
+            # One that ends on the word where this one starts closes first there (closings come before openings
+            # in a cell), so it reads back right: only one still open after that word crosses.
+            while ends and ends[-1] <= span.start:
                 ends.pop()
             if ends and ends[-1] < span.end:
                 crossing += 1

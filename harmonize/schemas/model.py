@@ -160,6 +160,13 @@ class Node:
         self._line = None  # the dict may be edited: from now on MISC is written from it
         return self._misc
 
+    def misc_view(self) -> dict[str, str | None]:
+        """MISC as `misc` has it, for reading only: unlike `misc` it leaves the verbatim line in place (the
+        differ and the loss counts look at every node of a corpus that may be written afterwards)."""
+        if self._misc is not None:
+            return self._misc
+        return parse_misc((self._columns or self._split())[9])
+
     def verbatim_line(self) -> str | None:
         """The line as read while no column of it has been touched (it is then exactly what gets written)."""
         return self._line
@@ -576,6 +583,10 @@ class Document:
     def merge_entities(self, keep: Entity, absorbed: Entity) -> list[Change]:
         """Move every mention of ``absorbed`` into ``keep`` and retarget relations; ``absorbed`` disappears.
 
+        Every mention whose type changes with it is a change (``keep``'s type wins; where ``keep`` has none it takes
+        ``absorbed``'s), and so is every field of ``absorbed`` that ``keep`` has with another value (``keep``'s
+        wins).
+
         Relations that become reflexive (a mention bridging to its own entity, an entity split from itself) are
         removed and reported; duplicate antecedents collapse to one, and a split antecedent left with fewer than
         two is removed.
@@ -583,14 +594,21 @@ class Document:
         if keep is absorbed:
             return []
         changes: list[Change] = []
+        if keep.type is None and absorbed.type is not None:
+            for mention in keep.mentions:
+                if mention.etype is None:
+                    changes.append(Change("mention type changed", f"{mention.text!r}: None -> {absorbed.type}"))
+            keep.type = absorbed.type
         for mention in absorbed.mentions:
             mention.entity = keep
+            if mention.etype is None and absorbed.type != keep.type:
+                changes.append(Change("mention type changed", f"{mention.text!r}: {absorbed.type} -> {keep.type}"))
         keep.mentions = sorted(keep.mentions + absorbed.mentions, key=lambda m: m.order)
         absorbed.mentions = []
-        if keep.type is None:
-            keep.type = absorbed.type
         for key, value in absorbed.attrs.items():
-            keep.attrs.setdefault(key, value)
+            if keep.attrs.setdefault(key, value) != value:
+                changes.append(Change("entity field dropped", f"{absorbed.id} {key}={value} ({keep.id} has "
+                                                               f"{keep.attrs[key]})"))
         self.entities.remove(absorbed)
         kept_bridges = []
         for bridge in self.bridges:
