@@ -134,7 +134,7 @@ def test_release_readme_says_writer_losses_and_empty_parts(tmp_path: Path, data:
     assert result.warnings and any("part is empty" in line for line in logged)
     readme = (tmp_path / "release" / "README.md").read_text(encoding="utf-8")
     assert "**warning**: en_cu: the " in readme and "part is empty (2 document(s)" in readme
-    assert "writing conll2012: 12 x heads not written (CoNLL-2012 has no place for them)" in readme
+    assert "writing conll2012: 4 x heads not written (CoNLL-2012 has no place for them)" in readme
 
 
 def test_own_split_without_one_is_refused_when_the_recipe_is_checked(tmp_path: Path, data: Path) -> None:

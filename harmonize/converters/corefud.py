@@ -30,11 +30,14 @@ what would change.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
+from harmonize.converters.conll2012_lines import other_columns
+from harmonize.converters.losses import unheld_reason
 from harmonize.errors import FormatError, Problems, Report
 from harmonize.io import StagedFile, atomic_write_text, paused_gc, read_text
 from harmonize.schemas.heads import tree_head
@@ -866,6 +869,29 @@ def _shared_fields(corpus: Corpus) -> tuple[str, ...] | None:
     return shared_header(header_wanted(document) for document in corpus.documents)
 
 
+ENTITY_FIELDS_ON_MENTIONS = "entity fields written on each mention (CorefUD reads them back as mention fields)"
+MENTION_FIELDS_FROM_ENTITY = "mention fields taken from their entity's fields (written on each mention)"
+
+
+def _report_unheld(document: Document, report: Report) -> None:
+    """What CorefUD has no place for: the document's language, CoNLL-2012's columns; and the entity fields that are
+    not entity-level in CorefUD (`ENTITY_LEVEL_FIELDS`), which go on every mention's bracket and so read back as
+    mention fields."""
+    where = str(document.id)
+    if document.language is not None:
+        report.add(unheld_reason("document field", "CorefUD"), where)
+    columns = sum(len(other_columns(node)) for sentence in document.sentences for node in sentence.nodes
+                  if node.conll2012 is not None)
+    if columns:
+        report.add(unheld_reason("CoNLL-2012 column", "CorefUD"), where, columns)
+    moved = [(entity, key) for entity in document.entities for key in entity.attrs if key not in ENTITY_LEVEL_FIELDS]
+    if moved:
+        report.add(ENTITY_FIELDS_ON_MENTIONS, where, len(moved))
+        taken = sum(1 for entity, key in moved for m in entity.mentions if m.attrs.get(key) != entity.attrs[key])
+        if taken:
+            report.add(MENTION_FIELDS_FROM_ENTITY, where, taken)
+
+
 def entity_fields_for(document: Document) -> tuple[str, ...]:
     """The ``global.Entity`` fields needed to write ``document`` without loss: its own header, extended by any
     field its mentions and entities use that the header lacks."""
@@ -906,6 +932,8 @@ def _format_document(
         fields: tuple[str, ...] | None = shared
     else:
         fields = entity_fields_for(document) if document.entities or document.entity_fields else None
+    if report is not None:
+        _report_unheld(document, report)
     entity_values, ambiguous = _entity_values(document, fields, report)
     first_line = len(lines)
     relations = _relation_values(document, fields)
@@ -966,10 +994,12 @@ def _check_same_entity_mentions(
         return sorted((m.entity.id, tuple((w.sentence.index, w.id) for w in m.words))  # type: ignore[union-attr]
                       for e in doc.entities for m in e.mentions)
 
-    if spans(again) != spans(document) and report is not None:
+    written, read = spans(document), spans(again)
+    if read != written and report is not None:
+        changed = sum((Counter(written) - Counter(read)).values())  # mentions that read back as other spans
         report.add("ambiguous mentions of one entity",
                    f"{document.id}: crossing or interleaved discontinuous mentions of one entity cannot be told "
-                   "apart in CorefUD")
+                   "apart in CorefUD", changed)
 
 
 
@@ -989,9 +1019,9 @@ def _document_comments(
     if fields is not None and fields != fields_in_force and not has_header:
         at = next((i + 1 for i, c in enumerate(comments) if c is CommentSlot.NEWDOC), 0)
         comments.insert(at, CommentSlot.GLOBAL_ENTITY)
-    # Topic and subtopic (ECB+) as document metadata, read back by the reader: added where the document has them
-    # and its comments do not say them yet.
-    for name in ("topic", "subtopic"):
+    # Genre, topic and subtopic (ECB+) as document metadata, read back by the reader: added where the document
+    # has them and its comments do not say them yet.
+    for name in ("genre", "topic", "subtopic"):
         value = getattr(document, name)
         prefix = f"# meta::{name} ="
         if value is None or any(isinstance(c, str) and c.startswith(prefix) for c in comments):

@@ -35,7 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from harmonize.converters.conll2012 import genre_from_id
-from harmonize.converters.spans import contiguous_spans, report_unwritten
+from harmonize.converters.losses import Holds, report_unheld
+from harmonize.converters.spans import contiguous_spans
 from harmonize.errors import Problems, Report
 from harmonize.io import StagedFile, atomic_write_text, paused_gc, read_text
 from harmonize.schemas.model import Corpus, Document, Entity, Mention, Node, Sentence, made_sentence_id, split_part
@@ -175,21 +176,30 @@ def document_record(
         tags.append([node.xpos for node in words])
     spans = contiguous_spans(document, discontinuous, report, "jsonlines")
     clusters = []
+    written: list[Mention] = []
+    cluster_ids: dict[Entity, str] = {}  # the reader numbers clusters 0, 1, ...
     for entity in document.entities:
-        cluster = [[offsets[span.sentence] + span.start, offsets[span.sentence] + span.end]
-                   for mention in entity.mentions if (span := spans.get(mention)) is not None]
-        if len(cluster) == 1 and singletons == "drop":
+        mentions = [mention for mention in entity.mentions if mention in spans]
+        if len(mentions) == 1 and singletons == "drop":
             report.add("singleton dropped (singletons=drop)", f"{document.id}: {entity.id}")
             continue
-        if cluster:
-            clusters.append(cluster)
+        if mentions:
+            cluster_ids[entity] = str(len(clusters))
+            written.extend(mentions)
+            clusters.append([[offsets[spans[m].sentence] + spans[m].start, offsets[spans[m].sentence] + spans[m].end]
+                             for m in mentions])
     record: dict[str, Any] = {"doc_key": _doc_key(document), "sentences": sentences, "speakers": speakers,
                               "clusters": clusters}
     if any(tag != "_" for sentence_tags in tags for tag in sentence_tags):
         record["pos"] = tags
     record.update(document.meta.get("jsonlines", {}))
-    report_unwritten(document, spans, report, "jsonlines")
+    doc_key = record["doc_key"]
+    report_unheld(document, _HOLDS, report, "jsonlines", {m: spans[m] for m in written}, doc_key, cluster_ids,
+                  {"genre": genre_from_id(doc_key), "language": None, "topic": None, "subtopic": None})
     return record
+
+
+_HOLDS = Holds(columns=("XPOS",), speaker=True)
 
 
 def _doc_key(document: Document) -> str:

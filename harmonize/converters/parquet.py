@@ -50,6 +50,23 @@ _CORPUS_META = "harmonize.corpus_meta"  # schema metadata of the documents table
 _SLOT = "\x00"
 
 
+LAYOUT_NOT_WRITTEN = "format layout kept for writing back to its own format, not JSON (not written to Parquet)"
+
+
+def _meta_json(document: Document, report: Report) -> str:
+    """The document's meta as JSON: what a reader keeps of its format's layout with keys JSON has no place for
+    (brat's relation targets, UA's lines by position) is left out and reported; it is no annotation."""
+    kept = {}
+    for key, value in document.meta.items():
+        try:
+            json.dumps(value)
+        except TypeError:
+            report.add(LAYOUT_NOT_WRITTEN, f"{document.id}: {key}")
+            continue
+        kept[key] = value
+    return json.dumps(kept, ensure_ascii=False)
+
+
 def write_parquet(corpus: Corpus, folder: str | Path, report: Report | None = None) -> None:
     """Write the corpus as the six tables into ``folder``."""
     folder = Path(folder)
@@ -65,7 +82,7 @@ def write_parquet(corpus: Corpus, folder: str | Path, report: Report | None = No
         for d, document in enumerate(corpus.documents):
             add("documents", doc=d, id=document.id, language=document.language, genre=document.genre,
                 topic=document.topic, subtopic=document.subtopic, source=document.source,
-                meta=json.dumps(document.meta, ensure_ascii=False),
+                meta=_meta_json(document, report if report is not None else Report()),
                 entity_fields=list(document.entity_fields) if document.entity_fields is not None else None)
             mention_index: dict[int, int] = {}
             for m, mention in enumerate(document.mentions):

@@ -56,8 +56,6 @@ def contiguous_spans(document: Document, policy: str, report: Report, target: st
             if not words:
                 report.add(f"mention of empty nodes only dropped ({target} has no empty nodes)", where)
                 continue
-            if len(words) < len(mention.words):
-                report.add(f"empty nodes left out of a mention ({target} has no empty nodes)", where)
             runs: list[list[int]] = []
             for word in words:
                 at = index[id(word)]
@@ -65,6 +63,9 @@ def contiguous_spans(document: Document, policy: str, report: Report, target: st
                     runs[-1].append(at)
                 else:
                     runs.append([at])
+            if len(words) < len(mention.words) and not (len(runs) > 1 and policy == "drop"):
+                # Counted where the mention is written: a dropped one is counted as dropped alone.
+                report.add(f"empty nodes left out of a mention ({target} has no empty nodes)", where)
             if len(runs) > 1:
                 if policy == "drop":
                     report.add(f"discontinuous mention dropped (policy drop; {target} has no gaps)", where)
@@ -81,30 +82,3 @@ def contiguous_spans(document: Document, policy: str, report: Report, target: st
                            "no gaps)", where)
             spans[mention] = WordSpan(sentence.index, runs[0][0], runs[0][-1])
     return spans
-
-
-def report_unwritten(
-    document: Document, spans: dict[Mention, WordSpan], report: Report, target: str, typed_labels: bool = False
-) -> None:
-    """Count what ``document`` has that a word-span format cannot hold (GUM-style CoNLL-2012 labels keep entity
-    types and identities: ``typed_labels``)."""
-    where = str(document.id)
-    kept_entity_fields = ("identity",) if typed_labels else ()
-    counts = {
-        "entity types": 0 if typed_labels else sum(1 for e in document.entities if e.type),
-        "entity fields": sum(1 for e in document.entities for key in e.attrs if key not in kept_entity_fields),
-        "mention types unlike their entity's": sum(1 for m in spans if m.etype is not None),
-        "heads": sum(1 for m in spans if m.head is not None),
-        "mention link types": sum(1 for m in spans if m.link is not None),
-        "mention fields": sum(len(m.attrs) for m in spans),
-        "bridging": len(document.bridges),
-        "split antecedents": len(document.split_antecedents),
-        # Word and POS are written; read CoNLL-2012 lines keep their own columns.
-        "tokens with CoNLL-U columns": sum(
-            1 for node in document.nodes()
-            if node.conll2012 is None and not node.is_empty and any(
-                value != "_" for value in (node.lemma, node.upos, node.feats, node.head, node.deprel, node.deps))),
-    }
-    for what, count in counts.items():
-        if count:
-            report.add(f"{what} not written ({target} has no place for them)", where, count)

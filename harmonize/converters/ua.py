@@ -39,6 +39,7 @@ from pathlib import Path
 
 from harmonize.converters.choices import CROSS_SENTENCE_POLICIES
 from harmonize.converters.corefud import escape_value, misc_text, unescape_value
+from harmonize.converters.losses import Holds, report_unheld
 from harmonize.errors import Problems, Report, check_choice
 from harmonize.io import atomic_write_text, paused_gc, read_text
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Mention, Node, Sentence, made_sentence_id
@@ -213,6 +214,9 @@ class _Reader:
             elif key.strip() == "text" and comment == f"# text = {value.strip()}":
                 self.sentence.text = value.strip()
                 self.sentence.comments.append(CommentSlot.TEXT)
+            elif key.strip() == "speaker" and comment == f"# speaker = {value.strip()}":
+                self.sentence.speaker = value.strip()
+                self.sentence.comments.append(CommentSlot.SPEAKER)
             else:
                 self.sentence.comments.append(comment)
         if self.sentence.id is None:
@@ -390,6 +394,16 @@ class _Writer:
         typed = sum(1 for m in document.mentions if m.etype is not None)
         if typed:
             report.add("UA: a mention's own entity type not written (its entity's is)", str(document.id), typed)
+        empty_heads = sum(1 for m in document.mentions if m.head is not None and m.head.is_empty and len(m.words) > 1)
+        if empty_heads:
+            report.add("UA: heads on empty nodes not written (Min names a token)", str(document.id), empty_heads)
+        report_unheld(document, _HOLDS, report, "UA", document.mentions,
+                      document_fields={"language": None, "genre": None, "topic": None, "subtopic": None})
+        mentions = {id(m): m for m in document.mentions}
+        element_of = sum(1 for key, plurals in self.element_of.items()
+                         if mentions[key].attrs.get("ElementOf") != ",".join(plurals))
+        if element_of:
+            report.add("UA: ElementOf written on a markable (read back as its field)", str(document.id), element_of)
 
     def lines(self) -> list[str]:
         document = self.document
@@ -487,7 +501,11 @@ class _Writer:
             # first still renders so.
             as_read = read.get(self.markable_ids[id(mention)], [])
             per_part = as_read if len(as_read) == len(parts) and as_read[:1] == [attrs] else [attrs] * len(parts)
+            if any(len(part) > 1 and part[-1].is_empty for part in parts):
+                self.report.add(ZERO_AT_END, f"{self.document.id}: {mention.text!r}")
             for part, part_attrs in zip(parts, per_part):
+                while len(part) > 1 and part[-1].is_empty:
+                    part = part[:-1]  # a zero cannot close a markable: it closes on the word before
                 single = len(part) == 1
                 opening.setdefault(id(part[0]), []).append((-part[-1].position, part_attrs, single))
                 if not single:
@@ -510,6 +528,9 @@ class _Writer:
             if anchor is None:
                 self.report.add("UA bridge not written (its antecedent entity has no mention)", str(self.document.id))
                 continue
+            if bridge.label != anchor:
+                self.report.add("UA: bridge labels not written (the anchor's MarkableID reads back as the label)",
+                                str(self.document.id))
             node = bridge.anaphor.words[0]
             bridging[id(node)] = bridging.get(id(node), "") + (
                 f"(MarkableID={unescape_value(self.markable_ids[id(bridge.anaphor)])}|"
@@ -521,20 +542,35 @@ class _Writer:
         return self.markable_ids[id(chosen)] if chosen is not None else None
 
 
+ZERO_AT_END = "UA: markable closed before the zeros it ends on (a zero cannot close a markable)"
+# What CoNLL-UA keeps of the model besides what the "UA:" reasons above count (link types, a mention's own type,
+# entity fields, heads on empty nodes): all but multiword tokens, the document's fields and CoNLL-2012's columns.
+_HOLDS = Holds(columns=("LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS"), misc=True, sentence_ids=True,
+               sentence_text=True, speaker=True, comments=True, empty_nodes=True, heads=True, entity_types=True,
+               mention_types=True, links=True, mention_fields=True, entity_fields=True, bridges=True,
+               split_antecedents=True)
+
+
 def _comments(sentence: Sentence) -> list[str]:
-    """A sentence's comment lines in UA: sent_id and text from the sentence, other comments as they are (CorefUD's
-    document header and global.Entity have no place there)."""
+    """A sentence's comment lines in UA: sent_id, text and speaker from the sentence (where its comments have no
+    place for them: sent_id first, then text and speaker), other comments as they are (CorefUD's document header
+    and global.Entity have no place there)."""
     lines: list[str] = []
+    slots = {CommentSlot.SENT_ID: f"# sent_id = {sentence.id}",
+             CommentSlot.TEXT: f"# text = {sentence.text}" if sentence.text is not None else None,
+             CommentSlot.SPEAKER: f"# speaker = {sentence.speaker}" if sentence.speaker is not None else None}
     for comment in sentence.comments:
-        if comment is CommentSlot.SENT_ID:
-            lines.append(f"# sent_id = {sentence.id}")
-        elif comment is CommentSlot.TEXT and sentence.text is not None:
-            lines.append(f"# text = {sentence.text}")
-        elif isinstance(comment, str) and not comment.startswith(("# newdoc", "# global.Entity")):
+        if isinstance(comment, CommentSlot):
+            if slots.get(comment) is not None:
+                lines.append(slots[comment])  # type: ignore[arg-type]
+        elif not comment.startswith(("# newdoc", "# global.Entity")):
             lines.append(comment)
     if CommentSlot.SENT_ID not in sentence.comments and not any(
             isinstance(c, str) and c.startswith("# sent_id") for c in sentence.comments):
-        lines.insert(0, f"# sent_id = {sentence.id}")
+        lines.insert(0, slots[CommentSlot.SENT_ID])  # type: ignore[arg-type]
+    for slot in (CommentSlot.TEXT, CommentSlot.SPEAKER):
+        if slot not in sentence.comments and slots[slot] is not None:
+            lines.append(slots[slot])  # type: ignore[arg-type]
     return lines
 
 

@@ -1,0 +1,154 @@
+"""The ledger: which report reasons account for which kinds of difference, and the check that a conversion's
+reports equal what the differ finds.
+
+A conversion A -> B reads A into the model, applies its steps, writes B. Reading B back gives a document that
+differs from the one written by exactly what the writer could not hold and what reading B normalizes; each of those
+is a report reason, and each reason stands here for one or more kinds of difference (`KINDS`) with the same unit
+(a mention dropped counts one mention; a column not written one word). `check` adds up the reasons per kind and
+compares with the differ's counts: a kind found more often than reported is a silent loss; one reported more
+often than found is a report that claims a loss that did not happen.
+
+Reasons that account for nothing the differ sees (a reader's note on the input, a rule's check that changes
+nothing) map to no kind; a reason the ledger does not know is listed by `unknown_reasons`, so that a new reason
+cannot go unmapped unnoticed (the accounting tests fail on it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from harmonize.accounting.differ import Differences, diff_corpora
+from harmonize.converters.losses import UNHELD_KINDS, unheld_reason
+from harmonize.errors import HarmonizeError, Report
+from harmonize.schemas.model import Document
+
+# (pattern of a reason, the kinds it accounts for). First match wins. Patterns are anchored at the start.
+_LEDGER: list[tuple[str, tuple[str, ...]]] = [
+    # What a format has no place for (harmonize.converters.losses.report_unheld): one reason per kind.
+    *[(re.escape(unheld_reason(kind, "FORMAT")).replace("FORMAT", ".+") + "$", (kind,)) for kind in UNHELD_KINDS],
+    # Word-span formats (harmonize.converters.spans).
+    (r"mention of empty nodes only dropped", ("mention dropped",)),
+    (r"empty nodes left out of a mention", ("mention span",)),
+    (r"discontinuous mention dropped", ("mention dropped",)),
+    (r"discontinuous mention widened over its gaps", ("mention span",)),
+    (r"discontinuous mention cut to its part with the head", ("mention span",)),
+    (r"crossing mentions of one entity", ("mention span",)),
+    (r"singleton dropped", ("mention dropped",)),
+    # CorefUD: a head where the model has none (the format needs one on every mention).
+    (r"mention head written from the tree", ("mention head",)),
+    (r"mention head written as its first word", ("mention head",)),
+    (r"entity fields written on each mention", ("entity field",)),
+    (r"ambiguous mentions of one entity", ("mention span",)),
+    (r"mention fields taken from their entity's fields", ("mention field",)),
+    # CoNLL-UA.
+    (r"UA: entity attributes not written", ("entity field",)),
+    (r"UA: mention link types not written", ("mention link",)),
+    (r"UA: a mention's own entity type not written", ("mention type",)),
+    (r"UA: heads on empty nodes not written", ("mention head",)),
+    (r"UA: ElementOf written on a markable", ("mention field",)),
+    (r"UA: bridge labels not written", ("bridge label",)),
+    (r"UA bridge not written", ("bridge dropped",)),
+    (r"UA: markable closed before the zeros it ends on", ("mention span",)),
+    (r"UA MarkableID made from the mention's order", ("mention field",)),
+    # Notes on what is no annotation: a format's own layout, readers' notes on their input.
+    (r"format layout kept for writing back to its own format", ()),
+    (r"speaker changes inside a sentence", ()),
+    (r"UA .* kept with its line only", ()),
+    (r"UA non-referring markable", ()),
+    (r"layer not read as coreference \(kept with the file as read\)", ()),
+]
+_COMPILED = [(re.compile(pattern), kinds) for pattern, kinds in _LEDGER]
+
+
+def kinds_of(reason: str) -> tuple[str, ...] | None:
+    """The kinds of difference ``reason`` accounts for (``()``: none, it changes nothing the differ sees); None
+    where the ledger does not know the reason."""
+    for pattern, kinds in _COMPILED:
+        if pattern.match(reason):
+            return kinds
+    return None
+
+
+def unknown_reasons(report: Report) -> list[str]:
+    """The reasons of ``report`` the ledger does not know."""
+    return sorted(reason for reason in report.counts if kinds_of(reason) is None)
+
+
+def expected(report: Report) -> Counter[str]:
+    """The differences ``report`` accounts for, per kind."""
+    counts: Counter[str] = Counter()
+    for reason, count in report.counts.items():
+        for kind in kinds_of(reason) or ():
+            counts[kind] += count
+    return counts
+
+
+@dataclass
+class Mismatch:
+    """A kind of difference whose count the reports do not give: ``found`` by the differ, ``reported``."""
+
+    kind: str
+    found: int
+    reported: int
+    examples: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        what = "not in the report" if self.found > self.reported else "reported but not found"
+        shown = f" (e.g. {self.examples[0]})" if self.examples else ""
+        return f"{self.kind}: {self.found} found, {self.reported} reported: {abs(self.found - self.reported)} " \
+               f"{what}{shown}"
+
+
+@dataclass
+class Verification:
+    """The outcome of comparing what was written, read back, with the model it was written from."""
+
+    differences: Differences
+    report: Report
+    mismatches: list[Mismatch]
+
+    @property
+    def silent(self) -> list[Mismatch]:
+        """Differences the reports do not account for: silent losses."""
+        return [m for m in self.mismatches if m.found > m.reported]
+
+    def __bool__(self) -> bool:
+        return not self.mismatches
+
+
+def check(differences: Differences, report: Report) -> Verification:
+    """Compare the differ's counts with what ``report`` (the writer's and the read-back's reasons) accounts for."""
+    wanted = expected(report)
+    mismatches = [Mismatch(kind, differences.counts[kind], wanted[kind], differences.examples.get(kind, []))
+                  for kind in sorted(set(differences.counts) | set(wanted))
+                  if differences.counts[kind] != wanted[kind]]
+    return Verification(differences, report, mismatches)
+
+
+class VerificationError(HarmonizeError):
+    """A conversion whose output, read back, differs from its model in a way its report does not say."""
+
+    def __init__(self, where: str, verification: Verification) -> None:
+        self.verification = verification
+        silent = verification.silent
+        lines = "; ".join(str(m) for m in silent)
+        super().__init__(f"{where}: read back, the output differs from what was written in ways the report does "
+                         f"not name: {lines}")
+
+
+def verify(written: list[Document], read_back: list[Document], report: Report, where: str) -> Verification:
+    """Diff the documents as written with the same documents read back from the output, and check the
+    differences against ``report`` (the writer's reasons and those of reading the output back); raises
+    `VerificationError` where a difference is not in the report."""
+    verification = check(diff_corpora(written, read_back), report)
+    if verification.silent:
+        raise VerificationError(where, verification)
+    return verification
+
+
+def report_since(report: Report, before: Report) -> Report:
+    """What ``report`` counts beyond ``before`` (a copy of it taken earlier): one step's share of a report that
+    several steps add to."""
+    return Report(counts=report.counts - before.counts)
