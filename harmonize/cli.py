@@ -117,6 +117,9 @@ def convert(
              "changes).")] = None,
     parse: ParseEngine = NO_PARSING,
     parse_overwrite: ParseOverwrite = False,
+    verify: Annotated[bool, typer.Option(
+        help="Read each output back and fail, naming the kind of difference and an example, where it differs "
+             "from what was written in a way the report does not name (docs: concepts/reports).")] = False,
 ) -> None:
     """Convert corpora from one format to another through the harmonize model."""
     from harmonize.conversion import convert as convert_inputs
@@ -139,7 +142,8 @@ def convert(
         result = convert_inputs(inputs or [], source, target, output, lenient=lenient, rules=rules,
                                 options=writer.writer_options(option or []),
                                 read_options=reader.read_options(input_option or []), jobs=jobs_, sample=sample,
-                                progress=advance, parse=parse, parse_overwrite=parse_overwrite, warn_losses=False)
+                                progress=advance, parse=parse, parse_overwrite=parse_overwrite, warn_losses=False,
+                                verify=verify)
     finally:
         if bar is not None:
             bar.stop()
@@ -148,6 +152,8 @@ def convert(
     _say_report(result.total)
     target_name = result.outputs[0][1] if len(result.outputs) == 1 else output
     _say(f"wrote {len(result.outputs)} file(s) to {target_name}")
+    if verify:
+        _say("verified: read back, every difference from what was written is in the report")
 
 
 @app.command(epilog=_examples(
@@ -247,6 +253,8 @@ def compare(
                    f"{100 * group.mention_recall:>11.2f}{100 * group.mention_f1:>12.2f}{100 * group.conll:>8.2f}")
     for line in result.token_differences:
         _say(f"tokens differ: {line}")
+    for kind, count in result.differences.counts.most_common():
+        _say(f"differs: {count} x {kind} (e.g. {result.differences.examples[kind][0]})")
     for side, names in (("ours", result.only_ours), ("the reference", result.only_reference)):
         if names:
             _say(f"{len(names)} document(s) only in {side}: {', '.join(names[:10])}")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from harmonize.accounting.ledger import report_since, verify
 from harmonize.converters import get_format
 from harmonize.converters.registry import Format
 from harmonize.errors import HarmonizeError, Report
@@ -36,11 +37,14 @@ PIECES_PER_WORKER = 2  # more pieces than workers evens out documents of unequal
 @dataclass(frozen=True)
 class Steps:
     """What happens to a corpus between reading and writing: parsing (trees where the source has none, then
-    mention heads; ``none`` only counts the mentions left without a head), then the named scheme rules."""
+    mention heads; ``none`` only counts the mentions left without a head), then the named scheme rules; and after
+    writing, with ``verify``, reading the output back to check that the report names every difference
+    (`harmonize.accounting`)."""
 
     rules: str | None = None
     parse: str | None = None  # a --parse value (see harmonize.parsing); None is "none"
     parse_overwrite: bool = False
+    verify: bool = False
 
     @property
     def edits_heads(self) -> bool:
@@ -103,6 +107,7 @@ def convert(
     parse: str | None = None,
     parse_overwrite: bool = False,
     warn_losses: bool = True,
+    verify: bool = False,
 ) -> Conversion:
     """Convert every input file (folders are searched for the source format's files) into ``output``: a file for
     a single input whose name has a suffix, else a folder with one file per input (one folder per document for
@@ -116,9 +121,13 @@ def convert(
 
     The result's ``.report`` (and ``.reports``, per input) says what was dropped or changed; where it is not
     empty, one `LossWarning` gives the counts too, unless ``warn_losses`` is False (the
-    command line prints the report instead)."""
+    command line prints the report instead).
+
+    ``verify`` reads every output back and raises `harmonize.accounting.VerificationError`, naming the kind of
+    difference and an example, where what was written differs from what reads back in a way the report does not
+    name (see `harmonize.accounting`); it costs a second read of the output and a comparison of the models."""
     result = _convert(inputs, source, target, output, lenient, rules, options, read_options, jobs, sample, progress,
-                      parse, parse_overwrite)
+                      parse, parse_overwrite, verify)
     if warn_losses and result.total:
         import warnings
 
@@ -132,7 +141,7 @@ def convert(
 def _convert(inputs: Sequence[str | Path], source: str, target: str, output: str | Path, lenient: bool,
              rules: str | None, options: Mapping[str, str] | None, read_options: Mapping[str, str] | None, jobs: int,
              sample: bool, progress: Callable[[int, int], None] | None, parse: str | None,
-             parse_overwrite: bool) -> Conversion:
+             parse_overwrite: bool, verify: bool) -> Conversion:
     from harmonize.rules import rule_list
 
     reader = get_format(source, "read")
@@ -144,7 +153,9 @@ def _convert(inputs: Sequence[str | Path], source: str, target: str, output: str
     checked_read_options = reader.read_options([f"{key}={value}" for key, value in read_options.items()])
     if rules is not None:
         rule_list(rules)  # unknown names fail before any work
-    steps = Steps(rules, parse, parse_overwrite)
+    if verify and get_format(target, "write").reader is None:
+        raise HarmonizeError(f"--verify reads the output back, and {target} is a format harmonize only writes")
+    steps = Steps(rules, parse, parse_overwrite, verify)
     parser = parser_for(parse) if parse is not None else None  # a wrong engine or model fails before any work
     files = input_files([Path(p) for p in inputs], reader, sample)
     if writer.joins_inputs:
@@ -203,7 +214,10 @@ def _convert_joined(files: list[Path], output: Path, reader: Format, writer: For
         corpus.documents.extend(reader.read(path, lenient, reports[str(path)], read_options).documents)
     written = Report()
     steps.apply(corpus, written)
+    before = Report(counts=written.counts.copy())
     writer.writer(corpus, output, written, **options)  # type: ignore[misc]
+    if steps.verify:
+        verify_output(corpus.documents, output, writer, report_since(written, before))
     reports[str(output)] = written
     return Conversion([(path, output) for path in files], reports)
 
@@ -240,9 +254,29 @@ def convert_file(
     report = Report()
     corpus = reader.read(in_path, lenient, report, read_options)
     steps.apply(corpus, report)
+    before = Report(counts=report.counts.copy())
     writer.writer(corpus, out_path, report, **(options or {}))  # type: ignore[misc]
+    if steps.verify:
+        verify_output(corpus.documents, out_path, writer, report_since(report, before))
     corpus.release()
     return report
+
+
+def verify_output(documents: list[Document], output: Path, writer: Format, written: Report) -> None:
+    """Read ``output`` back with the reader of ``writer``'s format and check that ``written`` (what writing
+    reported) and what reading back reports account for every difference from ``documents`` (raises
+    `harmonize.accounting.VerificationError`). A folder written a document per file may hold other inputs'
+    documents too: documents pair by id first (`harmonize.accounting.differ.pair_documents`)."""
+    reader = get_format(writer.name, "read")
+    read_back = Report()
+    back: list[Document] = []
+    for path in input_files([output], reader):
+        back.extend(reader.read(path, False, read_back, {}).documents)
+    if writer.writes_per_document:
+        wanted = {d.id for d in documents}
+        back = [d for d in back if d.id in wanted] or back
+    written.merge(read_back)
+    verify(documents, back, written, str(output))
 
 
 def _convert_in_pieces(in_path: Path, out_path: Path, pieces: list, lenient: bool, steps: Steps,
@@ -300,7 +334,13 @@ def _convert_piece(job: tuple, release: bool = False, carried: dict | None = Non
     if carried is not None:
         corpus.meta.update(carried)  # the rules update these objects in place
     steps.apply(corpus, report)
-    part.write_bytes(format_corefud(corpus, report, piece).encode("utf-8"))
+    before = Report(counts=report.counts.copy())
+    text = format_corefud(corpus, report, piece)
+    if steps.verify:
+        written = report_since(report, before)
+        back = parse_corefud(text, str(part), False, written, piece=piece)
+        verify(corpus.documents, back.documents, written, f"{in_path}, lines from {piece.first_line}")
+    part.write_bytes(text.encode("utf-8"))
     if release:  # freed now: the collector is paused during a conversion
         corpus.release()
     return report

@@ -185,7 +185,8 @@ def build_corpus(corpus: CorpusRecipe, plan: Recipe, release_folder: str, key: s
         "overview": tally.whole.row(), "documents": tally.whole.documents,
         "words": tally.whole.words, "report": {r: c for r, c in sorted(report.counts.items())},
         "writer_report": {name: dict(sorted(r.counts.items())) for name, r in written.items() if r},
-        "warnings": _empty_parts(corpus, {s: counted.documents for s, counted in tally.overviews.items()}),
+        "warnings": _empty_parts(corpus, {s: counted.documents for s, counted in tally.overviews.items()})
+        + _verify_release(corpus, plan, folder, reader, steps, written, list(tally.overviews)),
     }
     if plan.stats:
         _corpus_statistics(tally.counts, folder)
@@ -343,6 +344,38 @@ def _build_held(corpus: CorpusRecipe, plan: Recipe, release: Path, reader: Forma
 
         write_views(whole, release / "views" / corpus.name)
     return tally
+
+
+def _verify_release(corpus: CorpusRecipe, plan: Recipe, folder: Path, reader: Format, steps: Steps,
+                    written: dict[str, Report], splits: list[str]) -> list[str]:
+    """Each format's files of the corpus read back and compared with the documents written (read and ruled once
+    more), kind by kind against what writing and reading back reported (`harmonize.accounting`): one warning per
+    format whose files differ in a way its report does not name. Formats harmonize only writes are not read back.
+    Costs a further read and ruling of the input, a read of each output and one comparison of the models."""
+    from harmonize.accounting.differ import diff_corpora
+    from harmonize.accounting.ledger import check
+    from harmonize.conversion import input_files
+    from harmonize.converters import get_format
+
+    readable = [name for name in plan.formats if get_format(name, "write").reader is not None]
+    if not readable:
+        return []
+    originals = [document for piece in _ruled_pieces(corpus, reader, steps, Report()) for document in piece.documents]
+    warnings = []
+    for name in readable:
+        back_reader = get_format(name, "read")
+        report = Report(counts=written[name].counts.copy())
+        back: list[Document] = []
+        for split in splits:
+            target = _target(folder, corpus.name, name, split)
+            if target.exists():
+                for path in input_files([target], back_reader):
+                    back.extend(back_reader.read(path, False, report, {}).documents)
+        silent = check(diff_corpora(originals, back), report).silent
+        if silent:
+            warnings.append(f"{corpus.name}: {name} read back differs in ways its report does not name: "
+                            + "; ".join(str(m) for m in silent))
+    return warnings
 
 
 def _target(folder: Path, corpus: str, format_name: str, split: str) -> Path:

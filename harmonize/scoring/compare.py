@@ -5,7 +5,8 @@ documents have the same tokens (forms in order), mention precision/recall/F1 wit
 (mean F1 of MUC, B3 and CEAF-e), all clusters counted as given (as the reference CoNLL scorer does). Mentions are
 compared by the positions of their words in the document, so sentence breaks need not agree (the official OntoGUM
 output has none). Token forms may differ where the reference damaged a token (it writes "|" as an empty word); the
-differing documents are listed, and token counts must agree.
+differing documents are listed, and token counts must agree. Beside the figures, every difference of the paired
+documents by kind, as `harmonize.accounting.differ` finds it (sentence ids, columns, heads, types ...).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from harmonize.accounting.differ import Differences, diff_documents
 from harmonize.converters.conll2012 import genre_from_id
 from harmonize.errors import HarmonizeError
 from harmonize.schemas.model import Corpus, Document, pairing_key
@@ -36,6 +38,8 @@ class Comparison:
     token_differences: list[str] = field(default_factory=list)  # "document: first differing token"
     only_ours: list[str] = field(default_factory=list)
     only_reference: list[str] = field(default_factory=list)
+    # Every difference of the paired documents by kind (`harmonize.accounting.differ`), the reference first.
+    differences: Differences = field(default_factory=Differences)
 
 
 def _forms(document: Document) -> list[str]:
@@ -64,6 +68,7 @@ def compare_corpora(ours: Corpus, reference: Corpus) -> Comparison:
         raise HarmonizeError("no document of one side has an id found on the other")
     same: dict[str, bool] = {}
     for mine, theirs in pairs:
+        diff_documents(theirs, mine, comparison.differences)
         a, b = _forms(mine), _forms(theirs)
         same[str(mine.id)] = a == b
         if len(a) != len(b):
