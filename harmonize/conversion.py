@@ -276,7 +276,10 @@ def verify_output(documents: list[Document], output: Path, writer: Format, writt
         wanted = {d.id for d in documents}
         back = [d for d in back if d.id in wanted] or back
     written.merge(read_back)
-    verify(documents, back, written, str(output))
+    try:
+        verify(documents, back, written, str(output))
+    finally:
+        Corpus(back).release()  # freed now: the collector is paused during a conversion
 
 
 def _convert_in_pieces(in_path: Path, out_path: Path, pieces: list, lenient: bool, steps: Steps,

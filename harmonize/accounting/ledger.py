@@ -50,7 +50,8 @@ _LEDGER: list[tuple[str, tuple[str, ...]]] = [
     (r"UA: ElementOf written on a markable", ("mention field",)),
     (r"UA: bridge labels not written", ("bridge label",)),
     (r"UA bridge not written", ("bridge dropped",)),
-    (r"UA: markable closed before the zeros it ends on", ("mention span",)),
+    (r"UA: split antecedent anchors not written", ("split antecedent anchor",)),
+    (r"UA: zeros inside or at the end of a markable left out", ("mention span",)),
     (r"UA MarkableID made from the mention's order", ("mention field",)),
     # Notes on what is no annotation: a format's own layout, readers' notes on their input.
     (r"format layout kept for writing back to its own format", ()),

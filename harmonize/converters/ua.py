@@ -397,6 +397,11 @@ class _Writer:
         empty_heads = sum(1 for m in document.mentions if m.head is not None and m.head.is_empty and len(m.words) > 1)
         if empty_heads:
             report.add("UA: heads on empty nodes not written (Min names a token)", str(document.id), empty_heads)
+        anchors = sum(1 for split in document.split_antecedents if split.anchor is not None
+                      and split.entity.mentions and split.anchor is not split.entity.mentions[0])
+        if anchors:
+            report.add("UA: split antecedent anchors not written (read back at the entity's first mention)",
+                       str(document.id), anchors)
         report_unheld(document, _HOLDS, report, "UA", document.mentions,
                       document_fields={"language": None, "genre": None, "topic": None, "subtopic": None})
         mentions = {id(m): m for m in document.mentions}
@@ -501,8 +506,9 @@ class _Writer:
             # first still renders so.
             as_read = read.get(self.markable_ids[id(mention)], [])
             per_part = as_read if len(as_read) == len(parts) and as_read[:1] == [attrs] else [attrs] * len(parts)
-            if any(len(part) > 1 and part[-1].is_empty for part in parts):
-                self.report.add(ZERO_AT_END, f"{self.document.id}: {mention.text!r}")
+            if any(node.is_empty for part in parts for node in part[1:]):
+                # A part's words from first to last are what UA reads back: its zeros only where one opens it.
+                self.report.add(ZEROS_LEFT_OUT, f"{self.document.id}: {mention.text!r}")
             for part, part_attrs in zip(parts, per_part):
                 while len(part) > 1 and part[-1].is_empty:
                     part = part[:-1]  # a zero cannot close a markable: it closes on the word before
@@ -542,7 +548,7 @@ class _Writer:
         return self.markable_ids[id(chosen)] if chosen is not None else None
 
 
-ZERO_AT_END = "UA: markable closed before the zeros it ends on (a zero cannot close a markable)"
+ZEROS_LEFT_OUT = "UA: zeros inside or at the end of a markable left out (UA reads a markable as its words)"
 # What CoNLL-UA keeps of the model besides what the "UA:" reasons above count (link types, a mention's own type,
 # entity fields, heads on empty nodes): all but multiword tokens, the document's fields and CoNLL-2012's columns.
 _HOLDS = Holds(columns=("LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS"), misc=True, sentence_ids=True,
