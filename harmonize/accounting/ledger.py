@@ -50,6 +50,7 @@ _LEDGER: list[tuple[str, tuple[str, ...]]] = [
     (r"UA: ElementOf written on a markable", ("mention field",)),
     (r"UA: bridge labels not written", ("bridge label",)),
     (r"UA bridge not written", ("bridge dropped",)),
+    (r"UA: mention fields whose escaping reads back otherwise", ("mention field",)),
     (r"UA: split antecedent anchors not written", ("split antecedent anchor",)),
     (r"UA: zeros inside or at the end of a markable left out", ("mention span",)),
     (r"UA MarkableID made from the mention's order", ("mention field",)),

@@ -397,6 +397,11 @@ class _Writer:
         empty_heads = sum(1 for m in document.mentions if m.head is not None and m.head.is_empty and len(m.words) > 1)
         if empty_heads:
             report.add("UA: heads on empty nodes not written (Min names a token)", str(document.id), empty_heads)
+        # UA writes field values unescaped and reads them back in CorefUD's escaping: other escapes change.
+        escaped = sum(1 for m in document.mentions for k, v in m.attrs.items()
+                      if k not in ("MarkableID", "ElementOf") and escape_value(unescape_value(v)) != v)
+        if escaped:
+            report.add("UA: mention fields whose escaping reads back otherwise", str(document.id), escaped)
         anchors = sum(1 for split in document.split_antecedents if split.anchor is not None
                       and split.entity.mentions and split.anchor is not split.entity.mentions[0])
         if anchors:
