@@ -36,6 +36,18 @@ _LEDGER: list[tuple[str, tuple[str, ...]]] = [
     (r"discontinuous mention cut to its part with the head", ("mention span",)),
     (r"crossing mentions of one entity", ("mention span",)),
     (r"singleton dropped", ("mention dropped",)),
+    (r"mention of empty nodes only not written", ("mention dropped",)),
+    (r"empty nodes left out of mentions", ("mention span",)),
+    # Writers of a file per document name it after the document, and the reader names the document after the file.
+    (r"document id renamed for a safe file name", ("document id",)),
+    # WebAnno TSV.
+    (r"entity types written as each mention's reftype", ("entity type",)),
+    (r"mention reftype fields from their entity's type", ("mention field",)),
+    (r"first link types of chains not written", ("mention link",)),
+    (r"discontinuous mention written over its whole extent", ("mention span",)),
+    (r"annotation on a zero-length position put on an empty node", ()),
+    # MMAX2.
+    (r"mention fields written as markable attributes", ("mention field",)),
     # CorefUD: a head where the model has none (the format needs one on every mention).
     (r"mention head written from the tree", ("mention head",)),
     (r"mention head written as its first word", ("mention head",)),
@@ -52,7 +64,7 @@ _LEDGER: list[tuple[str, tuple[str, ...]]] = [
     (r"UA bridge not written", ("bridge dropped",)),
     (r"UA: mention fields whose escaping reads back otherwise", ("mention field",)),
     (r"UA: split antecedent anchors not written", ("split antecedent anchor",)),
-    (r"UA: zeros inside or at the end of a markable left out", ("mention span",)),
+    (r"UA: zeros in a markable of several tokens left out", ("mention span",)),
     (r"UA MarkableID made from the mention's order", ("mention field",)),
     # Notes on what is no annotation: a format's own layout, readers' notes on their input.
     (r"format layout kept for writing back to its own format", ()),

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from harmonize.converters.conll2012_lines import other_columns
 from harmonize.errors import Report
-from harmonize.schemas.model import Document, Entity, Mention, Sentence, made_sentence_id
+from harmonize.schemas.model import Document, Entity, Mention, Sentence, made_sentence_id, parse_misc
 
 COLUMNS = ("LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS")
 # Comments that carry a document field (CorefUD's `# meta::genre = ...`): counted as that field, not as comments.
@@ -35,6 +35,7 @@ class Holds:
     ``sentence_ids``: kept as they are; else the reader numbers sentences (``made_sentence_id``).
     ``sentence_text``: kept; else the reader rebuilds the text with ``text_rebuilt`` (None: the format has none).
     ``misc``: True for every MISC attribute, else the keys kept (the spacing keys, for formats of raw text).
+    ``empty_nodes``: True, False, or "mentioned": those in a mention are kept, as positions without a form.
     """
 
     columns: Collection[str] = ()
@@ -45,7 +46,7 @@ class Holds:
     speaker: bool = False
     comments: bool = False
     multiword_tokens: bool = False
-    empty_nodes: bool = False
+    empty_nodes: bool | str = False
     conll2012_columns: bool = False
     heads: bool = False
     entity_types: bool = False
@@ -64,11 +65,12 @@ _DOCUMENT_FIELDS = ("language", "genre", "topic", "subtopic")
 def report_unheld(document: Document, holds: Holds, report: Report, target: str,
                   written: Collection[Mention] | Mapping[Mention, Any],
                   document_id: str | None = None, entity_ids: Mapping[Entity, str] | None = None,
-                  document_fields: Mapping[str, str | None] | None = None) -> None:
+                  document_fields: Mapping[str, str | None] | None = None, count_id: bool = True) -> None:
     """Count what ``document`` has that ``target`` does not hold. ``written``: the mentions the writer writes (the
     others it reported itself); ``document_id``, ``entity_ids``: the ids reading the output gives back, where
     they differ from the model's; ``document_fields``: the values of language, genre, topic and subtopic reading it
-    back gives, for those the format does not hold."""
+    back gives, for those the format does not hold; ``count_id`` False where the id's change is counted elsewhere
+    (a file per document: `harmonize.io.DocumentFiles` counts the renamed ones)."""
     where = str(document.id)
     counts: dict[str, int] = {}
 
@@ -76,7 +78,7 @@ def report_unheld(document: Document, holds: Holds, report: Report, target: str,
         if number:
             counts[kind] = counts.get(kind, 0) + number
 
-    if document_id is not None and document_id != document.id:
+    if count_id and document_id is not None and document_id != document.id:
         count("document id", 1)
     for name, value in (document_fields or {}).items():
         count("document field", int(getattr(document, name) != value))
@@ -95,9 +97,11 @@ def report_unheld(document: Document, holds: Holds, report: Report, target: str,
         if not holds.multiword_tokens:
             count("multiword token", len(sentence.multiwords))
         for node in sentence.nodes:
-            if node.is_empty and not holds.empty_nodes:
+            if node.is_empty and (not holds.empty_nodes or (holds.empty_nodes == "mentioned" and not node.mentions)):
                 count("empty node", 1)
                 continue
+            if node.is_empty and holds.empty_nodes == "mentioned" and node.form != "_":
+                count("FORM", 1)
             for column in COLUMNS:
                 if column not in holds.columns and getattr(node, column.lower()) != "_":
                     count(column, 1)
@@ -106,6 +110,10 @@ def report_unheld(document: Document, holds: Holds, report: Report, target: str,
             if not holds.conll2012_columns:
                 count("CoNLL-2012 column", len(other_columns(node)))
     kept = list(written)
+    if not holds.multiword_tokens and holds.misc is not True and "SpaceAfter" in holds.misc:
+        # A format of raw text shows a multiword token as its words glued: they read back with SpaceAfter=No,
+        # and the last word with the token's spacing.
+        count("MISC", sum(_glued_spacing(sentence) for sentence in document.sentences))
     entities = {id(m.entity): m.entity for m in kept}
     count("entity dropped", sum(1 for e in document.entities if id(e) not in entities))
     if not holds.heads:
@@ -137,7 +145,7 @@ _WHAT = {
     "document id": "document ids", "document field": "document fields (language, genre, topic, subtopic)",
     "sentence id": "sentence ids", "sentence text": "sentence texts other than the words joined",
     "speaker": "speakers", "comment": "comment lines", "multiword token": "multiword tokens",
-    "empty node": "empty nodes", "MISC": "MISC attributes", "CoNLL-2012 column": "CoNLL-2012 columns",
+    "empty node": "empty nodes", "FORM": "forms of empty nodes", "MISC": "MISC attributes", "CoNLL-2012 column": "CoNLL-2012 columns",
     "mention head": "heads", "mention type": "mention types unlike their entity's",
     "mention link": "mention link types", "mention field": "mention fields", "entity type": "entity types",
     "entity field": "entity fields", "entity id": "entity ids", "bridge dropped": "bridging",
@@ -157,13 +165,30 @@ def unheld_reason(kind: str, target: str) -> str:
 
 def _one_word_head(mention: Mention, written: Collection[Mention]) -> bool:
     """Whether the mention is written as one word, its head (``written`` may map mentions to the `WordSpan` a
-    word-span format writes them as)."""
+    word-span format writes them as, or to the list of nodes written)."""
     span = written.get(mention) if isinstance(written, Mapping) else None
     if span is None:
         return len(mention.words) == 1
+    if isinstance(span, list):  # the nodes written
+        return len(span) == 1 and span[0] is mention.head
     head = mention.head
     return (span.start == span.end and head is not None and not head.is_empty and head.sentence is not None
             and head.sentence.words.index(head) == span.start)
+
+
+def _glued_spacing(sentence: Sentence) -> int:
+    """MISC spacing attributes of a sentence's words that read back otherwise when its multiword tokens are written
+    as their words glued (every word but the last without space after, the last with the token's spacing)."""
+    changed = 0
+    for token in sentence.multiwords:
+        words = [w for w in sentence.words if token.first <= int(w.id) <= token.last]
+        token_misc = parse_misc(token.columns[-1])
+        for word in words[:-1]:
+            changed += word.misc_view().get("SpaceAfter") != "No"
+        if words:
+            last = words[-1].misc_view()
+            changed += sum(1 for key in SPACING_KEYS if last.get(key) != token_misc.get(key))
+    return changed
 
 
 def _held(held: bool | Collection[str], key: str) -> bool:

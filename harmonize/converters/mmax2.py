@@ -45,10 +45,11 @@ from pathlib import Path
 from lxml import etree
 
 from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, MMAX2_EMPTY, cross_sentence_parts
+from harmonize.converters.losses import Holds, report_unheld
 from harmonize.converters.xmltext import escape, quoteattr
 from harmonize.errors import FormatError, Problems, Report, check_choice
 from harmonize.io import DocumentFiles, atomic_write_text, paused_gc
-from harmonize.schemas.model import CommentSlot, Corpus, Document, Mention, Node, Sentence, made_sentence_id
+from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Mention, Node, Sentence, made_sentence_id
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True,
                           remove_comments=True)
@@ -493,6 +494,8 @@ def _write_project(document: Document, folder: Path, name: str, report: Report) 
     attribute_names: set[str] = set()
     markables = ['<?xml version="1.0" encoding="UTF-8"?>\n<markables xmlns="www.eml.org/NameSpaces/coref">\n']
     number = 0
+    written: dict[Mention, list[Node]] = {}
+    moved_fields = 0
     for entity_number, entity in enumerate(document.entities):
         for mention in entity.mentions:
             numbers = [word_number[w] for w in mention.words if w in word_number]
@@ -503,13 +506,18 @@ def _write_project(document: Document, folder: Path, name: str, report: Report) 
             if len(numbers) < len(mention.words):
                 report.add("empty nodes left out of mentions (MMAX2 words are tokens)", f"{document.id}: {entity.id}")
             number += 1
-            attributes = _mention_attributes(mention, report, document)
+            written[mention] = [w for w in mention.words if w in word_number]
+            attributes = _mention_attributes(mention)
+            moved_fields += _fields_changed(mention.attrs, attributes)
             attribute_names.update(attributes)
             rendered = "".join(f" {key}={quoteattr(value)}" for key, value in sorted(attributes.items()))
             markables.append(f'<markable id="markable_{number}" span="{_span_text(numbers)}" '
                              f'coref_class="set_{entity_number}" mmax_level="coref"{rendered}/>\n')
     markables.append("</markables>\n")
-    _report_unwritten(document, report)
+    if moved_fields:
+        report.add(FIELDS_AS_OTHER, str(document.id), moved_fields)
+    report_unheld(document, _HOLDS, report, "MMAX2", written, name, _read_back_ids(written, word_number),
+                  dict.fromkeys(("language", "genre", "topic", "subtopic")), count_id=False)
     folder.mkdir(parents=True, exist_ok=True)
     atomic_write_text(folder / f"{name}.mmax",
                       f'<?xml version="1.0" encoding="UTF-8"?>\n<mmax_project>\n<words>{name}_words.xml</words>\n'
@@ -528,18 +536,38 @@ def _write_project(document: Document, folder: Path, name: str, report: Report) 
                       'width="2" style="lcurve"/>\n' + declared + "</annotationscheme>\n")
 
 
-def _mention_attributes(mention: Mention, report: Report, document: Document) -> dict[str, str]:
+# MMAX2 keeps the word forms and the mentions with their fields (as markable attributes) and nothing else.
+_HOLDS = Holds(mention_fields=True)
+FIELDS_AS_OTHER = "mention fields written as markable attributes (MMAX2 reads them back as one other field)"
+
+
+def _mention_attributes(mention: Mention) -> dict[str, str]:
+    """The markable attributes of a mention: its fields, the items of its ``other`` field each an attribute."""
     attributes: dict[str, str] = {}
     for key, value in mention.attrs.items():
         if key == "other":
             attributes.update(other_attributes(value))
         else:
             attributes[key] = value
-    if mention.head is not None:
-        report.add("heads not written (no MMAX2 attribute for them)", f"{document.id}")
-    if mention.entity is not None and mention.entity.type:
-        report.add("entity types not written (no MMAX2 attribute for them)", f"{document.id}")
     return attributes
+
+
+def _fields_changed(fields: dict[str, str], attributes: dict[str, str]) -> int:
+    """How many of a mention's fields read back otherwise: the reader puts every attribute into ``other``."""
+    back = {"other": other_value(attributes)} if attributes else {}
+    return sum(1 for key in fields.keys() | back.keys() if fields.get(key) != back.get(key))
+
+
+def _read_back_ids(written: dict[Mention, list[Node]], word_number: dict[Node, int]) -> dict[Entity, str]:
+    """The ids the reader gives the entities: e1, e2, ... in order of their first written word."""
+    first: dict[Entity, tuple[int, int]] = {}
+    for mention, nodes in written.items():
+        entity = mention.entity
+        assert entity is not None
+        key = (word_number[nodes[0]], -len(nodes))
+        first[entity] = min(first.get(entity, key), key)
+    ordered = sorted(first, key=lambda entity: first[entity])
+    return {entity: f"e{number}" for number, entity in enumerate(ordered, 1)}
 
 
 def _span_text(numbers: list[int]) -> str:
@@ -551,16 +579,3 @@ def _span_text(numbers: list[int]) -> str:
         else:
             runs.append([number])
     return ",".join(f"word_{run[0]}" if len(run) == 1 else f"word_{run[0]}..word_{run[-1]}" for run in runs)
-
-
-def _report_unwritten(document: Document, report: Report) -> None:
-    where = str(document.id)
-    if document.bridges:
-        report.add("bridging not written (MMAX2 coref level is set-based)", where, len(document.bridges))
-    if document.split_antecedents:
-        report.add("split antecedents not written (MMAX2 coref level is set-based)", where,
-                   len(document.split_antecedents))
-    trees = sum(1 for s in document.sentences for n in s.nodes if not n.is_empty and n.head not in ("_", ""))
-    if trees:
-        report.add("tokens with CoNLL-U columns not written (MMAX2 words are forms only)", where, trees)
-

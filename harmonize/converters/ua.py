@@ -511,12 +511,12 @@ class _Writer:
             # first still renders so.
             as_read = read.get(self.markable_ids[id(mention)], [])
             per_part = as_read if len(as_read) == len(parts) and as_read[:1] == [attrs] else [attrs] * len(parts)
-            if any(node.is_empty for part in parts for node in part[1:]):
-                # A part's words from first to last are what UA reads back: its zeros only where one opens it.
+            if any(node.is_empty for part in parts if len(part) > 1 for node in part):
+                # A zero is a markable of its own in UA: one of several tokens is read back as its words.
                 self.report.add(ZEROS_LEFT_OUT, f"{self.document.id}: {mention.text!r}")
             for part, part_attrs in zip(parts, per_part):
-                while len(part) > 1 and part[-1].is_empty:
-                    part = part[:-1]  # a zero cannot close a markable: it closes on the word before
+                if len(part) > 1:
+                    part = [node for node in part if not node.is_empty] or part[:1]
                 single = len(part) == 1
                 opening.setdefault(id(part[0]), []).append((-part[-1].position, part_attrs, single))
                 if not single:
@@ -553,7 +553,7 @@ class _Writer:
         return self.markable_ids[id(chosen)] if chosen is not None else None
 
 
-ZEROS_LEFT_OUT = "UA: zeros inside or at the end of a markable left out (UA reads a markable as its words)"
+ZEROS_LEFT_OUT = "UA: zeros in a markable of several tokens left out (UA reads such a markable as its words)"
 # What CoNLL-UA keeps of the model besides what the "UA:" reasons above count (link types, a mention's own type,
 # entity fields, heads on empty nodes): all but multiword tokens, the document's fields and CoNLL-2012's columns.
 _HOLDS = Holds(columns=("LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS"), misc=True, sentence_ids=True,

@@ -36,12 +36,13 @@ its whole extent (reported). Values are escaped as the format requires.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, cross_sentence_parts
 from harmonize.converters.corefud import escape_value, unescape_value
-from harmonize.converters.surface import document_text, set_gap
+from harmonize.converters.losses import Holds, report_unheld, unheld_reason
+from harmonize.converters.surface import DocumentText, document_text, set_gap
 from harmonize.errors import FormatError, Problems, Report, check_choice
 from harmonize.io import DocumentFiles, paused_gc, read_text, text_file, write_documents
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Node, Sentence
@@ -393,11 +394,8 @@ def format_webanno_tsv(document: Document, report: Report) -> str:
     if original is not None and original[1] == document_signature(document):
         return original[0]
     text = document_text(document)
-    chains = _chain_cells(document, report)
-    if document.bridges or document.split_antecedents:
-        report.add("bridging and split antecedents not written (the coreference chain layer has no place for them)",
-                   f"{document.id}: {len(document.bridges)} bridges, {len(document.split_antecedents)} split "
-                   "antecedents")
+    chains, numbers = _chain_cells(document, report)
+    _report_unheld(document, text, numbers, report)
     lines = [FORMAT_LINE, f"#T_CH={COREFERENCE_LAYER}|referenceType|referenceRelation", "", ""]
     for sentence in document.sentences:
         words = [n for n in sentence.nodes if not n.is_empty]
@@ -426,9 +424,13 @@ def _token_line(identifier: str, begin: int, end: int, form: str, cells: tuple[l
     return (f"{identifier}\t{begin}-{end}\t{form}\t{'|'.join(types) or '_'}\t{'|'.join(relations) or '_'}\t")
 
 
-def _chain_cells(document: Document, report: Report) -> dict[Node, tuple[list[str], list[str]]]:
+def _chain_cells(document: Document, report: Report) -> tuple[dict[Node, tuple[list[str], list[str]]],
+                                                               dict[Entity, str]]:
+    """Each node's chain cells, and each entity's chain number (its id when read back)."""
     cells: dict[Node, tuple[list[str], list[str]]] = {}
+    numbers: dict[Entity, str] = {}
     for number, entity in enumerate(sorted(document.entities, key=lambda e: e.mentions[0].order), 1):
+        numbers[entity] = str(number)
         mentions = entity.mentions
         for index, mention in enumerate(mentions, 1):
             value = unescape_value(mention.attrs.get(REFTYPE, "")) or mention.entity_type
@@ -443,19 +445,45 @@ def _chain_cells(document: Document, report: Report) -> dict[Node, tuple[list[st
                 types, relations = cells.setdefault(node, ([], []))
                 types.append(f"{escape(value) if value else '*'}[{number}]")
                 relations.append(f"{escape(following) if following else '*'}->{number}-{index}")
-        _report_lost(document, entity, report)
-    return cells
+    return cells, numbers
 
 
-def _report_lost(document: Document, entity: Entity, report: Report) -> None:
-    for mention in entity.mentions:
-        lost = sorted(set(mention.attrs) - {REFTYPE})
-        if lost:
-            report.add("mention attributes the coreference layer cannot hold (not written)",
-                       f"{document.id}: {', '.join(lost)}")
-    if entity.attrs:
-        report.add("entity attributes the coreference layer cannot hold (not written)",
-                   f"{document.id}: {', '.join(sorted(entity.attrs))}")
+# The chain layer keeps the text (offsets, #Text), the mentions, their reftype and the link types into all but a
+# chain's first mention; empty nodes only where a mention is on them, as zero-length positions.
+_HOLDS = Holds(misc=("SpaceAfter", "SpacesAfter", "SpacesBefore"), mention_fields=(REFTYPE,), links=True,
+               empty_nodes="mentioned", mention_types=True, entity_types=True)
+
+
+def _report_unheld(document: Document, text: DocumentText, numbers: dict[Entity, str], report: Report) -> None:
+    """What the chain layer cannot hold; the entity type goes into each mention's reftype where it has none."""
+    where = str(document.id)
+    typed = [e for e in document.entities if e.type is not None and e.mentions]
+    if typed:
+        report.add("entity types written as each mention's reftype (read back as a mention field)", where, len(typed))
+    taken = sum(1 for m in document.mentions if REFTYPE not in m.attrs and m.entity_type is not None)
+    if taken:
+        report.add("mention reftype fields from their entity's type (each mention's written type)", where, taken)
+    first_links = sum(1 for e in document.entities if e.mentions and e.mentions[0].link is not None)
+    if first_links:
+        report.add("first link types of chains not written (a relation names the link into the next mention)",
+                   where, first_links)
+    own_types = sum(1 for m in document.mentions if m.etype is not None)
+    if own_types:
+        report.add(unheld_reason("mention type", "WebAnno TSV"), where, own_types)
+    sentence_texts = {}
+    spacing = 0  # the reader takes the spacing between a sentence's words only
+    for sentence in document.sentences:
+        words = sentence.words
+        if words:
+            sentence_text = text.text[text.offsets[words[0]][0]:text.offsets[words[-1]][1]]
+            sentence_texts[id(sentence)] = " ".join(sentence_text.split("\n"))
+            spacing += sum(1 for key in ("SpaceAfter", "SpacesAfter") if key in words[-1].misc_view())
+        spacing += sum(1 for word in words if "SpacesBefore" in word.misc_view())
+    if spacing:
+        report.add(unheld_reason("MISC", "WebAnno TSV"), where, spacing)
+    holds = replace(_HOLDS, text_rebuilt=lambda sentence: sentence_texts.get(id(sentence)))
+    report_unheld(document, holds, report, "WebAnno TSV", document.mentions, entity_ids=numbers,
+                  document_fields=dict.fromkeys(("language", "genre", "topic", "subtopic")), count_id=False)
 
 
 def webanno_tsv_files(out: Path, report: Report) -> DocumentFiles:
