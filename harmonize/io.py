@@ -195,15 +195,16 @@ def safe_file_names(ids: Sequence[str | None], fallback: str = "document", reser
 
 
 def write_documents(documents: Sequence, out: Path, extension: str, render: Callable, report: Report) -> None:
-    """Each document rendered (``render(document, report)`` -> text) into ``OUT/<safe id><extension>``; ``out`` may
-    name one file with that extension when there is one document (writers of one file per document)."""
+    """Each document rendered (``render(document, report, name)`` -> text, ``name`` the file's name without its
+    extension, which its reader takes for the document's id) into ``OUT/<safe id><extension>``; ``out`` may name one
+    file with that extension when there is one document (writers of one file per document)."""
     from harmonize.errors import FormatError
 
     if out.suffix == extension and not out.is_dir():
         if len(documents) != 1:
             raise FormatError(str(out), None, f"one {extension} file holds one document; there are {len(documents)} "
                                               "(give a folder)")
-        atomic_write_text(out, render(documents[0], report))
+        atomic_write_text(out, render(documents[0], report, out.stem))
         return
     files = DocumentFiles(out, text_file(extension, render), report)
     for document in documents:
@@ -212,10 +213,10 @@ def write_documents(documents: Sequence, out: Path, extension: str, render: Call
 
 
 def text_file(extension: str, render: Callable) -> Callable:
-    """A `DocumentFiles` ``write``: the document rendered (``render(document, report)`` -> text) as
+    """A `DocumentFiles` ``write``: the document rendered (``render(document, report, name)`` -> text) as
     ``OUT/<name><extension>``."""
     def write(document: Document, out: Path, name: str, report: Report) -> None:
-        atomic_write_text(out / f"{name}{extension}", render(document, report))
+        atomic_write_text(out / f"{name}{extension}", render(document, report, name))
 
     return write
 

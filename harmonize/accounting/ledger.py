@@ -46,6 +46,24 @@ _LEDGER: list[tuple[str, tuple[str, ...]]] = [
     (r"first link types of chains not written", ("mention link",)),
     (r"discontinuous mention written over its whole extent", ("mention span",)),
     (r"annotation on a zero-length position put on an empty node", ()),
+    # XMI.
+    (r"empty nodes left out of a mention \(XMI", ("mention span",)),
+    (r"multiword token words written as the token", ("FORM",)),
+    (r"mentions of some words of a multiword token read back over all", ("mention span",)),
+    (r"heads of one-word mentions read back over a whole multiword token", ("mention head",)),
+    (r"mention only on empty nodes written as a zero-length link", ()),
+    (r"zero-length link put on an empty node after its word", ()),
+    (r"link inside a word widened to the word", ("mention span",)),
+    # brat.
+    (r"mention on empty nodes only: not written", ("mention dropped",)),
+    (r"empty nodes left out of a mention \(brat", ("mention span",)),
+    (r"brat: entity types not written", ("entity type",)),
+    (r"brat: mention types not written", ("mention type",)),
+    (r"brat: T types written from the entity type", ("mention field",)),
+    (r"brat: bridges without a written anaphor", ("bridge dropped",)),
+    (r"brat: unlabelled bridges written as Bridge", ("bridge label",)),
+    (r"split antecedents not written \(brat", ("split antecedent dropped",)),
+    (r"T line repeated on one span with one type", ("mention dropped",)),
     # MMAX2.
     (r"mention fields written as markable attributes", ("mention field",)),
     # CorefUD: a head where the model has none (the format needs one on every mention).

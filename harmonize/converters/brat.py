@@ -30,16 +30,18 @@ of their antecedent entity before the anaphor (else the first). Empty nodes have
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
 from harmonize.converters.corefud import escape_value, unescape_value
+from harmonize.converters.losses import FIELD_COMMENTS, SPACING_KEYS, Holds, report_unheld, unheld_reason
 from harmonize.converters.surface import document_text
 from harmonize.converters.text import document_from_text, tokenized
 from harmonize.errors import FormatError, Problems, Report, check_choice
 from harmonize.io import DocumentFiles, atomic_write_text, paused_gc, read_text
-from harmonize.schemas.model import Bridge, Corpus, Document, Mention, Node
+from harmonize.schemas.model import Bridge, Corpus, Document, Entity, Mention, Node, made_sentence_id
 
 TOKENS = ("whitespace", "rules", "parser")
 COREF = ("auto", "equiv", "relation", "entity-label")
@@ -356,6 +358,7 @@ def format_brat(document: Document, report: Report) -> tuple[str, str]:
     ann: list[str] = []
     number = 0
     ids: dict[int, str] = {}
+    kept: list[Mention] = []
     for entity in document.entities:
         for mention in entity.mentions:
             spans = _char_spans(mention, offsets)
@@ -363,6 +366,10 @@ def format_brat(document: Document, report: Report) -> tuple[str, str]:
                 report.add("mention on empty nodes only: not written (brat spans are characters)",
                            f"{document.id}: {entity.id}")
                 continue
+            kept.append(mention)
+            if any(node.is_empty for node in mention.words):
+                report.add("empty nodes left out of a mention (brat spans are characters)",
+                           f"{document.id}: {entity.id}")
             covered = ";".join(f"{b} {e}" for b, e in spans)
             shown = " ".join(text[b:e] for b, e in spans)
             kind = unescape_value(mention.attrs.get(MENTION_TYPE, "")) or entity.type or "Mention"
@@ -400,9 +407,75 @@ def format_brat(document: Document, report: Report) -> tuple[str, str]:
             ann.append(f"R{relations}\t{bridge.label or 'Bridge'} Arg1:{ids[id(bridge.anaphor)]} "
                        f"Arg2:{ids[id(target)]}")
     if document.split_antecedents:
-        report.add("split antecedents not written (brat has no place for them)",
-                   f"{document.id}: {len(document.split_antecedents)}")
+        report.add("split antecedents not written (brat has no place for them)", str(document.id),
+                   len(document.split_antecedents))
+    if META_ENCODING not in document.meta:
+        _report_unheld(document, kept, {id(b) for b in document.bridges if id(b.anaphor) in ids and any(
+            id(m) in ids for m in b.antecedent.mentions)}, report)
     return text, "".join(f"{line}\n" for line in ann)
+
+
+# Text written one sentence a line, words apart, keeps the words, the sentence breaks and the mentions with their
+# types (mtype); the reader makes every sentence's last word end in a newline and the first sentence a paragraph.
+_HOLDS = Holds(misc=SPACING_KEYS, comments=True, mention_fields=(MENTION_TYPE,), entity_types=True, mention_types=True,
+               bridges=True, split_antecedents=True)
+
+
+_READ_BACK_OTHERWISE = {
+    "entity type": "brat: entity types not written (read back from LitBank's T types alone)",
+    "mention type": "brat: mention types not written (read back from LitBank's T types alone)",
+    "mention field": "brat: T types written from the entity type (read back as the mention field mtype)",
+    "bridge dropped": "brat: bridges without a written anaphor or antecedent mention not written",
+    "bridge label": "brat: unlabelled bridges written as Bridge relations",
+}
+
+
+def _report_unheld(document: Document, written: list[Mention], bridges_written: set[int], report: Report) -> None:
+    """What brat does not hold of a document from another format (one read from brat is written as it was)."""
+    where = str(document.id)
+    spacing = 0
+    for sentence in document.sentences:
+        words = sentence.words
+        for word in words:
+            back = {"SpacesAfter": "\\n"} if word is words[-1] else {}
+            misc = word.misc_view()
+            spacing += sum(1 for key in SPACING_KEYS if misc.get(key) != back.get(key))
+    changed_comments = 0
+    for index, sentence in enumerate(document.sentences):
+        comments = Counter(c for c in sentence.comments if isinstance(c, str) and not c.startswith(FIELD_COMMENTS))
+        back = Counter([f"# newpar id = {made_sentence_id(document.id, '')}p1"] if index == 0 else [])
+        changed_comments += sum(((comments - back) + (back - comments)).values())
+    kinds = {m: unescape_value(m.attrs.get(MENTION_TYPE, "")) or (m.entity.type if m.entity else None) or "Mention"
+             for m in written}
+    entity_types, mention_types = 0, 0
+    for entity in document.entities:
+        types = [LITBANK_TYPES.get(match[1]) if (match := _LITBANK_MENTION_TYPE.match(kinds[m])) else None
+                 for m in entity.mentions if m in kinds]
+        if not types:
+            continue
+        first = next((t for t in types if t is not None), None)
+        entity_types += entity.type != first
+        mention_types += sum(1 for m, t in zip([m for m in entity.mentions if m in kinds], types)
+                             if m.etype != (t if t is not None and t != first else None))
+    counts = {
+        "MISC": spacing,
+        "comment": changed_comments,
+        "entity type": entity_types,
+        "mention type": mention_types,
+        "mention field": sum(1 for m in written if MENTION_TYPE not in m.attrs),  # its type read back as mtype
+        "bridge dropped": len(document.bridges) - len(bridges_written),
+        "bridge label": sum(1 for b in document.bridges if id(b) in bridges_written and b.label is None),
+    }
+    for kind, count in counts.items():
+        if count:
+            report.add(_READ_BACK_OTHERWISE.get(kind) or unheld_reason(kind, "brat"), where, count)
+    first_written: dict[Entity, tuple] = {}
+    for mention in written:
+        key = (mention.words[0].order, -len(mention.words))
+        first_written[mention.entity] = min(first_written.get(mention.entity, key), key)  # type: ignore[index]
+    ids = {entity: f"e{n}" for n, entity in enumerate(sorted(first_written, key=first_written.__getitem__), 1)}
+    report_unheld(document, _HOLDS, report, "brat", written, entity_ids=ids,
+                  document_fields=dict.fromkeys(("language", "genre", "topic", "subtopic")), count_id=False)
 
 
 def _char_spans(mention: Mention, offsets: dict) -> list[tuple[int, int]]:

@@ -32,7 +32,8 @@ def words_joined(sentence: Sentence) -> str:
 class Holds:
     """What a format keeps of the model (the word forms and the mentions' words always).
 
-    ``sentence_ids``: kept as they are; else the reader numbers sentences (``made_sentence_id``).
+    ``sentence_ids``: kept as they are; else the reader numbers sentences: ``sentence_id(number)`` (default
+    ``made_sentence_id`` of the document id read back).
     ``sentence_text``: kept; else the reader rebuilds the text with ``text_rebuilt`` (None: the format has none).
     ``misc``: True for every MISC attribute, else the keys kept (the spacing keys, for formats of raw text).
     ``empty_nodes``: True, False, or "mentioned": those in a mention are kept, as positions without a form.
@@ -41,11 +42,14 @@ class Holds:
     columns: Collection[str] = ()
     misc: bool | Collection[str] = ()
     sentence_ids: bool = False
+    sentence_id: Callable[[int], str] | None = None
     sentence_text: bool = False
     text_rebuilt: Callable[[Sentence], str | None] | None = words_joined
     speaker: bool = False
     comments: bool = False
     multiword_tokens: bool = False
+    glued_multiword_tokens: bool = False  # written as their words glued, as raw text shows them
+    spacing_within_sentences: bool = False  # the reader takes spacing between a sentence's words only
     empty_nodes: bool | str = False
     conll2012_columns: bool = False
     heads: bool = False
@@ -85,7 +89,8 @@ def report_unheld(document: Document, holds: Holds, report: Report, target: str,
     new_id = document_id if document_id is not None else document.id
     for index, sentence in enumerate(document.sentences):
         if not holds.sentence_ids:
-            count("sentence id", int(sentence.id != made_sentence_id(new_id, index + 1)))
+            made = holds.sentence_id(index + 1) if holds.sentence_id else made_sentence_id(new_id, index + 1)
+            count("sentence id", int(sentence.id != made))
         if not holds.sentence_text:
             rebuilt = holds.text_rebuilt(sentence) if holds.text_rebuilt is not None else None
             count("sentence text", int(sentence.text != rebuilt))
@@ -110,7 +115,9 @@ def report_unheld(document: Document, holds: Holds, report: Report, target: str,
             if not holds.conll2012_columns:
                 count("CoNLL-2012 column", len(other_columns(node)))
     kept = list(written)
-    if not holds.multiword_tokens and holds.misc is not True and "SpaceAfter" in holds.misc:
+    if holds.spacing_within_sentences:
+        count("MISC", sum(_edge_spacing(sentence) for sentence in document.sentences))
+    if holds.glued_multiword_tokens:
         # A format of raw text shows a multiword token as its words glued: they read back with SpaceAfter=No,
         # and the last word with the token's spacing.
         count("MISC", sum(_glued_spacing(sentence) for sentence in document.sentences))
@@ -174,6 +181,14 @@ def _one_word_head(mention: Mention, written: Collection[Mention]) -> bool:
     head = mention.head
     return (span.start == span.end and head is not None and not head.is_empty and head.sentence is not None
             and head.sentence.words.index(head) == span.start)
+
+
+def _edge_spacing(sentence: Sentence) -> int:
+    """Spacing attributes a reader that takes the spacing between a sentence's words only does not read back: after
+    its last word, and before any word."""
+    words = sentence.words
+    after = sum(1 for key in ("SpaceAfter", "SpacesAfter") if key in words[-1].misc_view()) if words else 0
+    return after + sum(1 for word in words if "SpacesBefore" in word.misc_view())
 
 
 def _glued_spacing(sentence: Sentence) -> int:

@@ -410,7 +410,7 @@ def scored_rucoco(path: Path) -> list:
 # Writing
 # ---------------------------------------------------------------------------------------------------------------
 
-def format_rucoco(document: Document, report: Report) -> str:
+def format_rucoco(document: Document, report: Report, name: str | None = None) -> str:
     """One document as a RuCoCo JSON text."""
     surface = document_text(document)
     spans_of: dict[Entity, list[CharSpan]] = {}

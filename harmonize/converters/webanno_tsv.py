@@ -36,6 +36,7 @@ its whole extent (reported). Values are escaped as the format requires.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -388,14 +389,16 @@ def read_webanno_tsv(path: str | Path, lenient: bool = False, report: Report | N
 # Writing
 # ---------------------------------------------------------------------------------------------------------------
 
-def format_webanno_tsv(document: Document, report: Report) -> str:
-    """The document as TSV: as read where its coreference is unchanged, else TSV 3.3 with the coreference layer."""
+def format_webanno_tsv(document: Document, report: Report, name: str | None = None) -> str:
+    """The document as TSV: as read where its coreference is unchanged, else TSV 3.3 with the coreference layer.
+    ``name``: the file's name without ``.tsv`` (the reader's id for the document; default its id)."""
     original = document.meta.get(META_ORIGINAL)
     if original is not None and original[1] == document_signature(document):
         return original[0]
     text = document_text(document)
     chains, numbers = _chain_cells(document, report)
-    _report_unheld(document, text, numbers, report)
+    report_chain_layer_unheld(document, text, numbers, report, "WebAnno TSV",
+                              name if name is not None else str(document.id), lambda t: " ".join(t.split("\n")))
     lines = [FORMAT_LINE, f"#T_CH={COREFERENCE_LAYER}|referenceType|referenceRelation", "", ""]
     for sentence in document.sentences:
         words = [n for n in sentence.nodes if not n.is_empty]
@@ -450,12 +453,20 @@ def _chain_cells(document: Document, report: Report) -> tuple[dict[Node, tuple[l
 
 # The chain layer keeps the text (offsets, #Text), the mentions, their reftype and the link types into all but a
 # chain's first mention; empty nodes only where a mention is on them, as zero-length positions.
-_HOLDS = Holds(misc=("SpaceAfter", "SpacesAfter", "SpacesBefore"), mention_fields=(REFTYPE,), links=True,
-               empty_nodes="mentioned", mention_types=True, entity_types=True)
+# A chain layer (TSV's, XMI's) keeps the text, the mentions with their reftype and the link types into all but a
+# chain's first mention; spacing between a sentence's words; empty nodes only where a mention is on them.
+CHAIN_LAYER_HOLDS = Holds(misc=("SpaceAfter", "SpacesAfter", "SpacesBefore"), mention_fields=(REFTYPE,), links=True,
+                          empty_nodes="mentioned", mention_types=True, entity_types=True,
+                          glued_multiword_tokens=True, spacing_within_sentences=True)
 
 
-def _report_unheld(document: Document, text: DocumentText, numbers: dict[Entity, str], report: Report) -> None:
-    """What the chain layer cannot hold; the entity type goes into each mention's reftype where it has none."""
+def report_chain_layer_unheld(document: Document, text: DocumentText, numbers: dict[Entity, str], report: Report,
+                              target: str, name: str, sentence_text: Callable[[str], str],
+                              holds: Holds = CHAIN_LAYER_HOLDS) -> None:
+    """What a chain layer cannot hold (`CHAIN_LAYER_HOLDS`): the entity type goes into each mention's reftype where
+    it has none, a chain's first link type and a mention's own type are lost. ``numbers``: each entity's chain
+    number (its id read back); ``name``: the document's id read back; ``sentence_text``: a sentence's text as the
+    reader makes it from the characters it covers."""
     where = str(document.id)
     typed = [e for e in document.entities if e.type is not None and e.mentions]
     if typed:
@@ -469,20 +480,15 @@ def _report_unheld(document: Document, text: DocumentText, numbers: dict[Entity,
                    where, first_links)
     own_types = sum(1 for m in document.mentions if m.etype is not None)
     if own_types:
-        report.add(unheld_reason("mention type", "WebAnno TSV"), where, own_types)
-    sentence_texts = {}
-    spacing = 0  # the reader takes the spacing between a sentence's words only
+        report.add(unheld_reason("mention type", target), where, own_types)
+    texts = {}
     for sentence in document.sentences:
-        words = sentence.words
+        words = [w for w in sentence.words if w in text.offsets]
         if words:
-            sentence_text = text.text[text.offsets[words[0]][0]:text.offsets[words[-1]][1]]
-            sentence_texts[id(sentence)] = " ".join(sentence_text.split("\n"))
-            spacing += sum(1 for key in ("SpaceAfter", "SpacesAfter") if key in words[-1].misc_view())
-        spacing += sum(1 for word in words if "SpacesBefore" in word.misc_view())
-    if spacing:
-        report.add(unheld_reason("MISC", "WebAnno TSV"), where, spacing)
-    holds = replace(_HOLDS, text_rebuilt=lambda sentence: sentence_texts.get(id(sentence)))
-    report_unheld(document, holds, report, "WebAnno TSV", document.mentions, entity_ids=numbers,
+            texts[id(sentence)] = sentence_text(text.text[text.offsets[words[0]][0]:text.offsets[words[-1]][1]])
+    holds = replace(holds, text_rebuilt=lambda sentence: texts.get(id(sentence)),
+                    sentence_id=lambda number: f"{name}-{number}")
+    report_unheld(document, holds, report, target, document.mentions, entity_ids=numbers,
                   document_fields=dict.fromkeys(("language", "genre", "topic", "subtopic")), count_id=False)
 
 

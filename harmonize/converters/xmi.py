@@ -36,11 +36,11 @@ from itertools import pairwise
 from pathlib import Path
 
 from harmonize.converters.corefud import escape_value, unescape_value
-from harmonize.converters.surface import document_text, set_gap
-from harmonize.converters.webanno_tsv import REFTYPE, empty_node_after
+from harmonize.converters.surface import DocumentText, document_text, set_gap
+from harmonize.converters.webanno_tsv import REFTYPE, empty_node_after, report_chain_layer_unheld
 from harmonize.errors import FormatError, Problems, Report
 from harmonize.io import DocumentFiles, atomic_write_bytes, atomic_write_text, paused_gc
-from harmonize.schemas.model import CommentSlot, Corpus, Document, Node, Sentence
+from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Node, Sentence
 
 SENTENCE = "de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Sentence"
 TOKEN = "de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Token"
@@ -303,8 +303,9 @@ def _covered(begin: int, end: int, nodes: list[Node], starts: list, empty: dict,
 # Writing
 # ---------------------------------------------------------------------------------------------------------------
 
-def format_xmi(document: Document, report: Report, system=None) -> bytes:
-    """The document as XMI of the DKPro types (see the module)."""
+def format_xmi(document: Document, report: Report, system=None, name: str | None = None) -> bytes:
+    """The document as XMI of the DKPro types (see the module); ``name``: the file's name without ``.xmi`` (the
+    reader's id for the document; default its id)."""
     from cassis import Cas
 
     system = system if system is not None else dkpro_type_system()
@@ -320,10 +321,14 @@ def format_xmi(document: Document, report: Report, system=None) -> bytes:
         for node in words:
             begin, end = surface.offsets[node]
             cas.add(token_type(begin=begin, end=end))
+    starts: dict[Entity, int] = {}
     for entity in document.entities:
         links = []
         for index, mention in enumerate(entity.mentions):
             located = [surface.offsets[w] for w in mention.words if w in surface.offsets]
+            if located and any(w.is_empty for w in mention.words):
+                report.add("empty nodes left out of a mention (XMI links are characters)",
+                           f"{document.id}: {entity.id}")
             if not located:
                 word = next((n for n in reversed(mention.sentence.nodes[: mention.words[0].position])
                              if n in surface.offsets), None)
@@ -342,10 +347,37 @@ def format_xmi(document: Document, report: Report, system=None) -> bytes:
             cas.add(link)
         if links:
             cas.add(chain_type(first=links[0]))
-    if document.bridges or document.split_antecedents:
-        report.add("bridging and split antecedents not written (XMI coreference chains have no place for them)",
-                   f"{document.id}")
+            starts[entity] = min(link.begin for link in links)
+    _report_unheld(document, surface, starts, report, name if name is not None else str(document.id))
     return cas.to_xmi().encode("utf-8")
+
+
+def _report_unheld(document: Document, surface: DocumentText, starts: dict[Entity, int], report: Report,
+                   name: str) -> None:
+    """What XMI's chains cannot hold (a chain layer's losses), and what its tokens make of a multiword token: each
+    of its words is a token over the token's characters, so each reads back with the token's form, and a mention
+    of some of its words reads back over all of them."""
+    where = str(document.id)
+    forms = widened = heads = 0
+    for sentence in document.sentences:
+        for token in sentence.multiwords:
+            words = [w for w in sentence.words if token.first <= int(w.id) <= token.last]
+            forms += sum(1 for w in words if w.form != token.form)
+            ids = {id(w) for w in words}
+            cut = [m for m in {m for w in words for m in w.mentions}
+                   if 0 < sum(1 for w in m.words if id(w) in ids) < len(words)]
+            widened += len(cut)
+            # A one-word mention's head is its word; widened, it has none (longer ones are counted as heads lost).
+            heads += sum(1 for m in cut if m.head is not None and len(m.words) == 1)
+    if forms:
+        report.add("multiword token words written as the token (read back with its form)", where, forms)
+    if widened:
+        report.add("mentions of some words of a multiword token read back over all of them", where, widened)
+    if heads:
+        report.add("heads of one-word mentions read back over a whole multiword token lost", where, heads)
+    ordered = sorted(starts, key=starts.__getitem__)  # the reader numbers chains by their first character
+    report_chain_layer_unheld(document, surface, {e: str(n) for n, e in enumerate(ordered, 1)}, report, "XMI", name,
+                              lambda text: " ".join(text.split()))
 
 
 def write_xmi(corpus: Corpus, out: str | Path, report: Report | None = None) -> None:
@@ -362,7 +394,7 @@ def xmi_files(out: Path, report: Report) -> DocumentFiles:
     system = dkpro_type_system()
 
     def write(document: Document, folder: Path, name: str, report: Report) -> None:
-        atomic_write_bytes(folder / f"{name}.xmi", format_xmi(document, report, system))
+        atomic_write_bytes(folder / f"{name}.xmi", format_xmi(document, report, system, name))
 
     return DocumentFiles(out, write, report, reserved=["TypeSystem"],
                          finish=lambda folder: atomic_write_text(folder / "TypeSystem.xml", system.to_xml()))
