@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from harmonize.converters.conll2012_lines import other_columns
 from harmonize.errors import Report
-from harmonize.schemas.model import Document, Entity, Mention, Sentence, made_sentence_id, parse_misc
+from harmonize.schemas.model import Document, Entity, Mention, Node, Sentence, made_sentence_id, parse_misc
 
 COLUMNS = ("LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS")
 # Comments that carry a document field (CorefUD's `# meta::genre = ...`): counted as that field, not as comments.
@@ -36,7 +36,8 @@ class Holds:
     ``made_sentence_id`` of the document id read back).
     ``sentence_text``: kept; else the reader rebuilds the text with ``text_rebuilt`` (None: the format has none).
     ``misc``: True for every MISC attribute, else the keys kept (the spacing keys, for formats of raw text).
-    ``empty_nodes``: True, False, or "mentioned": those in a mention are kept, as positions without a form.
+    ``empty_nodes``: True, False, "mentioned" (those in a mention are kept, as positions without a form) or "alone"
+    (only those a mention is on without words are kept so).
     """
 
     columns: Collection[str] = ()
@@ -102,10 +103,10 @@ def report_unheld(document: Document, holds: Holds, report: Report, target: str,
         if not holds.multiword_tokens:
             count("multiword token", len(sentence.multiwords))
         for node in sentence.nodes:
-            if node.is_empty and (not holds.empty_nodes or (holds.empty_nodes == "mentioned" and not node.mentions)):
+            if node.is_empty and not _empty_kept(node, holds):
                 count("empty node", 1)
                 continue
-            if node.is_empty and holds.empty_nodes == "mentioned" and node.form != "_":
+            if node.is_empty and holds.empty_nodes in ("mentioned", "alone") and node.form != "_":
                 count("FORM", 1)
             for column in COLUMNS:
                 if column not in holds.columns and getattr(node, column.lower()) != "_":
@@ -181,6 +182,14 @@ def _one_word_head(mention: Mention, written: Collection[Mention]) -> bool:
     head = mention.head
     return (span.start == span.end and head is not None and not head.is_empty and head.sentence is not None
             and head.sentence.words.index(head) == span.start)
+
+
+def _empty_kept(node: Node, holds: Holds) -> bool:
+    if holds.empty_nodes == "mentioned":
+        return bool(node.mentions)
+    if holds.empty_nodes == "alone":
+        return any(all(w.is_empty for w in m.words) for m in node.mentions)
+    return bool(holds.empty_nodes)
 
 
 def _edge_spacing(sentence: Sentence) -> int:

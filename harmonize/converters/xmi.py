@@ -33,11 +33,12 @@ import bisect
 import io
 import zipfile
 from itertools import pairwise
+from dataclasses import replace
 from pathlib import Path
 
 from harmonize.converters.corefud import escape_value, unescape_value
 from harmonize.converters.surface import DocumentText, document_text, set_gap
-from harmonize.converters.webanno_tsv import REFTYPE, empty_node_after, report_chain_layer_unheld
+from harmonize.converters.webanno_tsv import CHAIN_LAYER_HOLDS, REFTYPE, empty_node_after, report_chain_layer_unheld
 from harmonize.errors import FormatError, Problems, Report
 from harmonize.io import DocumentFiles, atomic_write_bytes, atomic_write_text, paused_gc
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Node, Sentence
@@ -377,7 +378,7 @@ def _report_unheld(document: Document, surface: DocumentText, starts: dict[Entit
         report.add("heads of one-word mentions read back over a whole multiword token lost", where, heads)
     ordered = sorted(starts, key=starts.__getitem__)  # the reader numbers chains by their first character
     report_chain_layer_unheld(document, surface, {e: str(n) for n, e in enumerate(ordered, 1)}, report, "XMI", name,
-                              lambda text: " ".join(text.split()))
+                              lambda text: " ".join(text.split()), replace(CHAIN_LAYER_HOLDS, empty_nodes="alone"))
 
 
 def write_xmi(corpus: Corpus, out: str | Path, report: Report | None = None) -> None:
