@@ -227,6 +227,8 @@ def score(
     if dropped:
         _say("duplicate mentions kept in their first cluster only: "
              + ", ".join(f"{n} in the {side}" for side, n in dropped.items()))
+    for note in result.notes:
+        _say(f"note: {note}")
     _say_report(result.report)
 
 
@@ -303,6 +305,8 @@ def diff(
         atomic_write_text(json_output, json.dumps(result.to_json(), ensure_ascii=False, indent=1) + "\n")
     if output is not None:
         _say(f"wrote {len(result.pages)} page(s) to {output}")
+    for note in result.notes:
+        _say(f"note: {note}")
     _say_report(result.report)
 
 

@@ -233,3 +233,21 @@ def test_generated_document_report_equals_differences(document: Document, target
     corpus = Corpus([document])
     back, report = write_and_read_back(corpus, target, folder)
     assert_accounted([document], back, report)
+
+
+def test_score_says_when_a_sides_heads_look_guessed(tmp_path: Path) -> None:
+    original = SHARED_DATA / "gum" / "v11.1.0" / "dep" / "GUM_academic_exposure.conllu"
+    if not original.exists():
+        pytest.skip(f"{original} not found: set HARMONIZE_SHARED_DATA to the shared data folder")
+    # Through CoNLL-2012 and back: no trees, and CorefUD's writer heads every mention by its first word (reported).
+    harmonize.convert([original], "corefud", "conll2012", tmp_path / "back.conll", warn_losses=False)
+    back = tmp_path / "back.conllu"
+    written = harmonize.convert([tmp_path / "back.conll"], "conll2012", "corefud", back, warn_losses=False)
+    assert written.report.counts["mention head written as its first word (none annotated, no tree)"] > 0
+    by_head = harmonize.score(original, back)
+    exact = harmonize.score(original, back, mode="exact")
+    assert by_head.conll < exact.conll  # first words compared with the tree's heads
+    assert len(by_head.notes) == 1 and by_head.notes[0].startswith("the response's heads look guessed")
+    assert f"--match exact gives CoNLL {100 * exact.conll:.2f}" in by_head.notes[0]
+    assert harmonize.score(original, original).notes == [] and exact.notes == []
+    assert harmonize.diff(original, back).notes[0].startswith("the response's heads look guessed")

@@ -186,6 +186,8 @@ class DiffResult:
     report: Report = field(default_factory=Report)
     rows: list[PartitionRow] = field(default_factory=list)
     pages: list[Path] = field(default_factory=list)  # the HTML pages written (`diff` with ``pages``)
+    # Lines about how to read it (a side whose heads look guessed under head matching).
+    notes: list[str] = field(default_factory=list)
 
     def add(self, partition: PartitionDiff, keep: bool = True) -> None:
         """Count one compared document or partition (and keep it, unless ``keep`` is false)."""
@@ -393,6 +395,7 @@ def diff(key: str | Path, response: str | Path, format: str = "corefud", *, key_
         result.report.merge(read)
         if pages is not None:
             result.pages = write_pages(result, Path(pages))
+        _note_guessed_heads(result, key, response, key_format or format, response_format or format, read_options)
         return result
     keep = pages is None
     result = DiffResult([], CostTable(), matching, singletons)
@@ -428,6 +431,7 @@ def diff(key: str | Path, response: str | Path, format: str = "corefud", *, key_
         if written is not None:
             result.pages = written.finish(result)
     result.report.merge(read)
+    _note_guessed_heads(result, key, response, key_format or format, response_format or format, read_options)
     return result
 
 
@@ -469,3 +473,15 @@ class _Side:
             del self._pending[id(corpus)]
             if not self._keep:
                 corpus.release()
+
+
+def _note_guessed_heads(result: DiffResult, key: str | Path, response: str | Path, key_format: str,
+                        response_format: str, read_options: dict[str, str] | None) -> None:
+    """Under head matching, a note for each side whose heads look guessed (`harmonize.scoring.guessed_heads`)."""
+    if result.matching != "head":
+        return
+    from harmonize.scoring.guessed_heads import guessed_heads_note, heads_look_guessed
+
+    result.notes.extend(guessed_heads_note(side, None) for side, path, fmt in (
+        ("key", key, key_format), ("response", response, response_format))
+        if heads_look_guessed(path, fmt, read_options))

@@ -41,6 +41,8 @@ class CorpusScore:
     report: Report = field(default_factory=Report)
     # What was scored, in one line, where a shared task or the UA scorer's settings chose it.
     settings: str | None = None
+    # Lines about how to read the figures (a side whose heads look guessed under head matching).
+    notes: list[str] = field(default_factory=list)
 
     def macro(self, name: str) -> tuple[float, int]:
         """Mean F1 over partitions, leaving out those where the metric has nothing to count on either side (MUC
@@ -81,6 +83,8 @@ class CorpusScore:
         result: dict = {"metrics": metrics, "conll": self.conll}
         if self.settings is not None:
             result["settings"] = self.settings
+        if self.notes:
+            result["notes"] = self.notes
         return result
 
 
@@ -570,7 +574,27 @@ def score_files(
     result.report.merge(key_report)
     result.report.merge(response_report)
     result.settings = described
+    _note_guessed_heads(result, key, response, format, read_options, mode, parse, exact_options={
+        "metrics": metrics, "singletons": singletons, "forms": forms, "cross_document": cross_document,
+        "split_antecedents": split_antecedents, "zeros": zeros, "jobs": jobs, "lenient": lenient})
     return result
+
+
+def _note_guessed_heads(result: CorpusScore, key: Path, response: Path, format: str,
+                        read_options: dict[str, str] | None, mode: str, parse: str | None,
+                        exact_options: dict) -> None:
+    """Under head matching, a note for each side whose heads look guessed (`harmonize.scoring.guessed_heads`), with
+    the CoNLL score exact matching gives (the files scored once more, only then)."""
+    if mode != "head" or parse is not None:
+        return
+    from harmonize.scoring.guessed_heads import guessed_heads_note, heads_look_guessed
+
+    sides = [side for side, path in (("key", key), ("response", response))
+             if heads_look_guessed(path, format, read_options)]
+    if not sides:
+        return
+    exact = score_files(key, response, format, read_options, mode="exact", **exact_options).conll
+    result.notes.extend(guessed_heads_note(side, exact) for side in sides)
 
 
 def _score_in_step(key: Path, response: Path, sides: tuple, names: list[str], singletons: bool, mode: str,

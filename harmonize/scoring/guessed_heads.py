@@ -1,0 +1,58 @@
+"""Heads that look guessed: a side without trees whose every mention of several words is headed by its first word.
+
+That is what a conversion from a format without heads writes (CoNLL-2012 -> CorefUD: CorefUD needs a head on every
+mention, and without a tree the writer can only name the first word, and says so in its report). Head matching
+then compares first words, which has little to do with the key's heads: a round trip that scores 88 exactly can
+score 34 under head matching. The file cannot say which heads were guessed, so the scorer looks: `score_files`
+adds a note to its result where a side looks so, with what exact matching gives.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harmonize.errors import Report
+
+# Enough mentions of several words to tell a pattern from chance (a short document may head a few by their first).
+MIN_MENTIONS = 5
+# Mentions looked at: the first ones of a side are enough to see the pattern, and a large file is not read twice.
+MAX_MENTIONS = 2000
+
+
+def heads_look_guessed(path: str | Path, format: str, read_options: dict[str, str] | None = None) -> bool:
+    """Whether the side at ``path`` has no trees and heads every mention of several words by its first word (or
+    by none), judged on its first `MAX_MENTIONS` such mentions (at least `MIN_MENTIONS`)."""
+    from harmonize.conversion import input_files, read_corpora
+    from harmonize.converters import get_format
+
+    reader = get_format(format, "read")
+    if reader.score_reader is not None:
+        return False  # character spans: no heads at all
+    seen = 0
+    for file in input_files([Path(path)], reader):
+        for corpus in read_corpora(file, reader, True, Report(), read_options):
+            try:
+                for document in corpus.documents:
+                    for sentence in document.sentences:
+                        if any(node.head not in ("_", "") for node in sentence.words):
+                            return False  # a tree: heads come from it
+                    for mention in document.mentions:
+                        if len(mention.words) < 2:
+                            continue
+                        if mention.head is not None and mention.head is not mention.words[0]:
+                            return False
+                        seen += 1
+                        if seen >= MAX_MENTIONS:
+                            return True
+            finally:
+                corpus.release()
+    return seen >= MIN_MENTIONS
+
+
+def guessed_heads_note(side: str, exact_conll: float | None) -> str:
+    """The one line `score` prints about a side whose heads look guessed."""
+    exact = f"--match exact gives CoNLL {100 * exact_conll:.2f}; " if exact_conll is not None else \
+        "--match exact compares spans; "
+    return (f"the {side}'s heads look guessed (no trees, every mention of several words headed by its first word, "
+            f"as a conversion from a format without heads writes them): head matching compares first words; "
+            f"{exact}--parse udpipe:MODEL gives heads from trees")
