@@ -411,7 +411,8 @@ def scored_rucoco(path: Path) -> list:
 # ---------------------------------------------------------------------------------------------------------------
 
 def format_rucoco(document: Document, report: Report, name: str | None = None) -> str:
-    """One document as a RuCoCo JSON text."""
+    """One document as a RuCoCo JSON text. ``name``, the file's (what every renderer of a file per document is
+    given), plays no part: RuCoCo's JSON holds no id, and what reading it back changes is razdel's."""
     surface = document_text(document)
     spans_of: dict[Entity, list[CharSpan]] = {}
     for entity in document.entities:
