@@ -386,9 +386,7 @@ class _DocumentPair:
         out, where = self.out, f"{self.name}: {a.entity.id if a.entity else '?'} {_span(a)}"
         head_a, head_b = _head(a), _head(b)
         head_b = self.pair.get(id(head_b)) if head_b is not None else None
-        if span_changed and a.head is None:
-            pass
-        elif (head_a is None) != (head_b is None) or (head_a is not None and head_b is not head_a):
+        if not (span_changed and a.head is None) and head_b is not head_a:
             out.add("mention head", lambda: f"{where}: {_form(_head(a))} -> {_form(_head(b))}")
         if a.etype != b.etype:
             out.add("mention type", f"{where}: {a.etype!r} -> {b.etype!r}")
@@ -438,57 +436,59 @@ class _DocumentPair:
         _compare_fields(out, "entity field", where, a.attrs, b.attrs)
 
     def compare_relations(self) -> None:
+        """Bridges by anaphor and antecedent, split antecedents by their entity and its parts, ends through the
+        mentions and entities paired above; paired ones compare their label or anchor."""
         out = self.out
         back = {id(entity_b): entity_a for entity_a in self.a.entities
                 if (entity_b := self.entity_pair.get(id(entity_a))) is not None}
-        mention_back = self.mention_pair
 
-        def bridge_key(bridge: Any, second: bool) -> tuple:
-            anaphor = mention_back.get(id(bridge.anaphor)) if second else bridge.anaphor
-            antecedent = back.get(id(bridge.antecedent)) if second else bridge.antecedent
-            return (id(anaphor) if anaphor is not None else None, id(antecedent) if antecedent is not None else None)
+        def bridge_key(bridge: Any) -> tuple | None:
+            anaphor, antecedent = self.mention_pair.get(id(bridge.anaphor)), back.get(id(bridge.antecedent))
+            return None if anaphor is None or antecedent is None else (id(anaphor), id(antecedent))
 
-        bridges_a: dict[tuple, list] = {}
-        for bridge in self.a.bridges:
-            bridges_a.setdefault(bridge_key(bridge, False), []).append(bridge)
-        for bridge in self.b.bridges:
-            key = bridge_key(bridge, True)
-            found = bridges_a.get(key) if None not in key else None
-            if not found:
-                out.add("bridge added", lambda b=bridge: f"{self.name}: {_span(b.anaphor)} -> {b.antecedent.id}")
-                continue
-            first = found.pop(0)
+        pairs, dropped, added = _pair_by_key(self.a.bridges, self.b.bridges,
+                                             lambda b: (id(b.anaphor), id(b.antecedent)), bridge_key)
+        for first, bridge in pairs:
             if (first.label or None) != (bridge.label or None):
                 out.add("bridge label", f"{self.name}: {_span(first.anaphor)} {first.label!r} -> {bridge.label!r}")
-        for left in bridges_a.values():
-            for bridge in left:
-                out.add("bridge dropped", lambda b=bridge: f"{self.name}: {_span(b.anaphor)} -> {b.antecedent.id}")
+        for kind, bridges in (("bridge dropped", dropped), ("bridge added", added)):
+            for bridge in bridges:
+                out.add(kind, lambda b=bridge: f"{self.name}: {_span(b.anaphor)} -> {b.antecedent.id}")
 
-        def split_key(split: Any, second: bool) -> tuple:
-            entities = [split.entity, *split.antecedents]
-            if second:
-                entities = [back.get(id(e)) for e in entities]
-            return (id(entities[0]) if entities[0] is not None else None,
-                    frozenset(id(e) if e is not None else None for e in entities[1:]))
+        def split_key(split: Any) -> tuple | None:
+            entities = [back.get(id(e)) for e in (split.entity, *split.antecedents)]
+            return None if None in entities else (id(entities[0]), frozenset(map(id, entities[1:])))
 
-        splits_a: dict[tuple, list] = {}
-        for split in self.a.split_antecedents:
-            splits_a.setdefault(split_key(split, False), []).append(split)
-        for split in self.b.split_antecedents:
-            key = split_key(split, True)
-            found = splits_a.get(key) if key[0] is not None and None not in key[1] else None
-            if not found:
-                out.add("split antecedent added", lambda s=split: f"{self.name}: {_split(s)}")
-                continue
-            first = found.pop(0)
+        pairs, dropped, added = _pair_by_key(
+            self.a.split_antecedents, self.b.split_antecedents,
+            lambda s: (id(s.entity), frozenset(map(id, s.antecedents))), split_key)
+        for first, split in pairs:
             anchor_a = first.anchor or first.entity.mentions[0]
             anchor_b = split.anchor or split.entity.mentions[0]
-            if mention_back.get(id(anchor_b)) is not anchor_a:
+            if self.mention_pair.get(id(anchor_b)) is not anchor_a:
                 out.add("split antecedent anchor", f"{self.name}: {_split(first)} at {_span(anchor_a)} -> "
                                                    f"{_span(anchor_b)}")
-        for left in splits_a.values():
-            for split in left:
-                out.add("split antecedent dropped", lambda s=split: f"{self.name}: {_split(s)}")
+        for kind, splits in (("split antecedent dropped", dropped), ("split antecedent added", added)):
+            for split in splits:
+                out.add(kind, lambda s=split: f"{self.name}: {_split(s)}")
+
+
+def _pair_by_key(firsts: list, seconds: list, key_a: Callable[[Any], tuple],
+                 key_b: Callable[[Any], tuple | None]) -> tuple[list[tuple[Any, Any]], list, list]:
+    """Relations of both sides paired by key (``key_b`` gives a second-side relation its first-side key, None where
+    an end has no counterpart): the pairs, the first side's left over, the second side's left over."""
+    waiting: dict[tuple, list] = {}
+    for item in firsts:
+        waiting.setdefault(key_a(item), []).append(item)
+    pairs, added = [], []
+    for item in seconds:
+        key = key_b(item)
+        found = waiting.get(key) if key is not None else None
+        if found:
+            pairs.append((found.pop(0), item))
+        else:
+            added.append(item)
+    return pairs, [item for left in waiting.values() for item in left], added
 
 
 _ABSENT = object()
