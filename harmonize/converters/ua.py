@@ -27,8 +27,10 @@ The writer writes a document read from UA with its lines as read wherever the mo
 BRIDGING cells the same, and rebuilds a line's cells otherwise (other columns kept); documents from other formats
 get the fifteen columns, tab-separated: IDENTITY and BRIDGING from the model (EntityID; MarkableID made from the
 mention's order where it has none, counted; Min from the head; EntityType on an entity's first markable), the other
-columns ``_``; entity attributes, link types and a mention's own type have no place and are counted. Closing
-brackets are bare (``)``, the last opened closes first) unless mentions cross or the file named them
+columns ``_``, ``# sent_id``, ``# text`` and ``# speaker`` from the sentence; entity attributes, link types, a
+mention's own type, multiword tokens, document fields and heads on zeros have no place and are counted, and so are
+a split antecedent's anchor (read back at its entity's first mention) and a zero in a markable of several tokens
+(left out: UA's reader takes a zero as a markable of its own). Closing brackets are bare (``)``, the last opened closes first) unless mentions cross or the file named them
 (``markable_1)``, the UA scorer's form for crossing markables).
 """
 
