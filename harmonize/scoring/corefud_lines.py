@@ -43,7 +43,7 @@ from harmonize.converters.corefud import (
 from harmonize.errors import Report
 from harmonize.schemas.heads import tree_head
 from harmonize.schemas.model import INCLUDES, Mention, Node, Sentence, parse_misc
-from harmonize.scoring.matching import Span, mention_span
+from harmonize.scoring.matching import Span, exact_matching_head, mention_span
 from harmonize.scoring.score import ScoredDocument, scored_documents
 
 
@@ -266,7 +266,8 @@ class _Reading:
                     nodes = _nodes(lines, tokens, stop, sentence_index)
                 words = [nodes[p] for p in positions]
                 annotated_head = nodes[head] if head is not None else None
-                span = mention_span(words, tree_head(Mention(words, None, annotated_head)))
+                span = mention_span(words, tree_head(Mention(words, None, annotated_head)) if self.heads else
+                                    exact_matching_head(words, annotated_head))
             else:
                 span = Span(frozenset([(sentence_index, i) for i in mention_ids]), (sentence_index, positions[0]),
                             None, zero=False)

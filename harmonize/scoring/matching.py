@@ -118,9 +118,15 @@ def entity_spans(document: Document, heads: bool, prefix: tuple = (), by_head: b
         for mention in entity.mentions:
             words = mention.words
             # Exact matching needs no head, nor an order of spans, but for a mention with an empty node: one headed
-            # by its empty node is a zero, aligned as zeros are (the reference does so in exact matching too).
+            # by its empty node is a zero, aligned as zeros are (the reference does so in exact matching too). Its
+            # head there is the one the reference reads (udapi's: annotated, else the first word), not the tree's:
+            # a tree head found on an empty node would make a zero of a mention the reference matches exactly.
             needs_head = heads or any(w.is_empty for w in words)
-            span = mention_span(words, tree_head(mention) if needs_head or by_head else None, prefix, needs_head)
+            if heads or by_head:
+                head = tree_head(mention)
+            else:
+                head = exact_matching_head(words, mention.head) if needs_head else None
+            span = mention_span(words, head, prefix, needs_head)
             identity = (span.nodes, span.head if by_head else None)
             if identity in seen:
                 duplicates += 1
@@ -128,6 +134,12 @@ def entity_spans(document: Document, heads: bool, prefix: tuple = (), by_head: b
             seen.add(identity)
             cluster.append(span)
     return clusters, duplicates
+
+
+def exact_matching_head(words: list[Node], annotated: Node | None) -> Node:
+    """The head exact matching tells zeros by: the annotated one, else the first word, as the reference reads a
+    mention without one (udapi's default), never the tree's."""
+    return annotated if annotated is not None else words[0]
 
 
 def mention_span(words: list[Node], head: Node | None, prefix: tuple = (), needs_head: bool = True) -> Span:
