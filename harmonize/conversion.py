@@ -333,7 +333,7 @@ def _convert_piece(job: tuple, release: bool = False, carried: dict | None = Non
 
     in_path, piece, part, lenient, steps = job
     report = Report()
-    corpus = parse_corefud(read_piece(in_path, piece), str(in_path), lenient, report, piece=piece)
+    corpus = parse_corefud(read_piece(in_path, piece, report), str(in_path), lenient, report, piece=piece)
     if carried is not None:
         corpus.meta.update(carried)  # the rules update these objects in place
     steps.apply(corpus, report)

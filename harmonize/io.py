@@ -1,4 +1,5 @@
-"""File output shared by every writer (atomic: an error or Ctrl-C never leaves a half-written file), and the
+"""File input every text reader shares (UTF-8, a byte-order mark and CRLF line endings normalized and reported),
+file output shared by every writer (atomic: an error or Ctrl-C never leaves a half-written file), and the
 collector pause that readers and writers share."""
 
 from __future__ import annotations
@@ -19,16 +20,44 @@ if TYPE_CHECKING:
     from harmonize.schemas.model import Document
 
 
-def read_text(path: str | Path) -> str:
-    """A UTF-8 file's text; bytes that are not UTF-8 are a FormatError naming the file and the line."""
+CRLF_READ = "input normalized: CRLF line endings read as LF"
+BOM_READ = "input normalized: byte-order mark at the start left out"
+
+
+def read_text(path: str | Path, report: Report | None = None) -> str:
+    """A UTF-8 file's text as the readers take it (`normalized_text`: a byte-order mark left out, CRLF line endings
+    read as LF, each counted in ``report``); bytes that are not UTF-8 are a FormatError naming the file and the line."""
+    return decode(Path(path).read_bytes(), str(path), report)
+
+
+def decode(data: bytes, path: str, report: Report | None = None, first_line: int = 1, start: int = 0,
+           normalize: bool = True) -> str:
+    """`read_text` on bytes already read (``first_line`` and ``start``: where they begin in the file ``path``, for
+    the error's line and byte); ``normalize`` False keeps the text as saved (offsets count in it)."""
     from harmonize.errors import FormatError
 
-    data = Path(path).read_bytes()
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
+        return normalized_text(text, path, report) if normalize else text
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise FormatError(str(path), line, f"not UTF-8: {error.reason} at byte {error.start}") from None
+        line = first_line + data.count(b"\n", 0, error.start)
+        raise FormatError(path, line, f"not UTF-8: {error.reason} at byte {start + error.start}") from None
+
+
+def normalized_text(text: str, path: str, report: Report | None = None) -> str:
+    """``text`` as saved on Windows read as on Unix: a leading byte-order mark left out and CRLF line endings read as
+    LF, each counted in ``report`` (the file named), so that every text reader takes what udapi and the reference
+    scorers take. A CR alone is left as it is (inside a token it is the annotators' to decide)."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+        if report is not None:
+            report.add(BOM_READ, path)
+    if "\r\n" in text:
+        lines = text.count("\r\n")
+        text = text.replace("\r\n", "\n")
+        if report is not None:
+            report.add(CRLF_READ, f"{path} ({lines} lines)", lines)
+    return text
 
 
 @contextmanager

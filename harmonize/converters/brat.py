@@ -40,7 +40,7 @@ from harmonize.converters.losses import FIELD_COMMENTS, SPACING_KEYS, Holds, rep
 from harmonize.converters.surface import document_text
 from harmonize.converters.text import document_from_text, tokenized
 from harmonize.errors import FormatError, Problems, Report, check_choice
-from harmonize.io import DocumentFiles, atomic_write_text, paused_gc, read_text
+from harmonize.io import BOM_READ, DocumentFiles, atomic_write_text, decode, paused_gc, read_text
 from harmonize.schemas.model import Bridge, Corpus, Document, Entity, Mention, Node, made_sentence_id
 
 TOKENS = ("whitespace", "rules", "parser")
@@ -167,11 +167,21 @@ def read_brat(path: str | Path, lenient: bool = False, report: Report | None = N
     return corpus
 
 
+def _standoff_text(txt: Path, report: Report) -> str:
+    """The text the offsets count in, as brat reads it: line endings as saved (a CRLF is two characters), a
+    byte-order mark read as a space, so that it counts as brat counts it and joins no word."""
+    text = decode(txt.read_bytes(), str(txt), normalize=False)
+    if text.startswith("\ufeff"):
+        report.add(BOM_READ, str(txt))
+        text = " " + text[1:]
+    return text
+
+
 def _read_one(ann: Path, problem: Problems, tokens: str, coref: str, relation: str, tokenizer: str) -> Document:
     txt = ann.with_suffix(".txt")
     if not txt.is_file():
         raise FormatError(str(ann), None, f"no text beside it: {txt.name} not found")
-    text = read_text(txt)
+    text = _standoff_text(txt, problem.report)
     problem.report.opened(ann)
     problem.report.opened(txt)
     if tokens == "whitespace":
@@ -181,7 +191,7 @@ def _read_one(ann: Path, problem: Problems, tokens: str, coref: str, relation: s
             raise FormatError(str(ann), None, "tokens=parser needs -I tokenizer=udpipe:MODEL (or convert --parse)")
         sentences = tokenized(text, tokenizer if tokens == "parser" else "rules", str(txt), problem.report)
     document = document_from_text(text, ann.stem, sentences)
-    bounds, relations, equivalences = _parse_ann(read_text(ann), problem)
+    bounds, relations, equivalences = _parse_ann(read_text(ann, problem.report), problem)
     encoding = _encoding(coref, bounds, relations, equivalences, relation)
     document.meta[META_ENCODING] = encoding
     words = [n for s in document.sentences for n in s.nodes]

@@ -84,7 +84,8 @@ _NO_VALUE = ("-", "_")
 # -- reading -----------------------------------------------------------------------------------------------------
 
 def read_conll2012(path: str | Path, lenient: bool = False, report: Report | None = None) -> Corpus:
-    return parse_conll2012(read_text(path), str(path), lenient, report)
+    report = report if report is not None else Report()
+    return parse_conll2012(read_text(path, report), str(path), lenient, report)
 
 
 def parse_conll2012(

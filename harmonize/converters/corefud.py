@@ -39,7 +39,7 @@ from pathlib import Path
 from harmonize.converters.conll2012_lines import other_columns
 from harmonize.converters.losses import unheld_reason
 from harmonize.errors import FormatError, Problems, Report
-from harmonize.io import StagedFile, atomic_write_text, paused_gc, read_text
+from harmonize.io import StagedFile, atomic_write_text, decode, paused_gc, read_text
 from harmonize.schemas.heads import tree_head
 from harmonize.schemas.model import (
     Bridge,
@@ -99,7 +99,8 @@ def read_corefud(
     path: str | Path, lenient: bool = False, report: Report | None = None, coreference: bool = True
 ) -> Corpus:
     """Read a CorefUD CoNLL-U file into a `Corpus` (one `Document` per ``# newdoc``)."""
-    return parse_corefud(read_text(path), str(path), lenient, report, coreference)
+    report = report if report is not None else Report()
+    return parse_corefud(read_text(path, report), str(path), lenient, report, coreference)
 
 
 def parse_corefud(
@@ -174,7 +175,7 @@ def stream_corefud(path: str | Path, lenient: bool = False, report: Report | Non
     pieces = document_pieces(data, piece_count(len(data)), own_header)
     del data
     for piece in pieces:
-        yield parse_corefud(read_piece(path, piece), str(path), lenient, report, piece=piece), piece
+        yield parse_corefud(read_piece(path, piece, report), str(path), lenient, report, piece=piece), piece
 
 
 def piece_bytes(path: str | Path, piece: Piece) -> bytes:
@@ -184,15 +185,10 @@ def piece_bytes(path: str | Path, piece: Piece) -> bytes:
         return handle.read(piece.end - piece.start)
 
 
-def read_piece(path: str | Path, piece: Piece) -> str:
-    """The text of one piece of a file; bytes that are not UTF-8 are a FormatError naming the file's line."""
-    data = piece_bytes(path, piece)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = piece.first_line + data.count(b"\n", 0, error.start)
-        raise FormatError(str(path), line, f"not UTF-8: {error.reason} at byte {piece.start + error.start}"
-                          ) from None
+def read_piece(path: str | Path, piece: Piece, report: Report | None = None) -> str:
+    """The text of one piece of a file, normalized as `harmonize.io.read_text` normalizes a whole file; bytes that
+    are not UTF-8 are a FormatError naming the file's line."""
+    return decode(piece_bytes(path, piece), str(path), report, piece.first_line, piece.start)
 
 
 # What decides a document's entity ids: the comment lines of its boundary, of the header in force and of its

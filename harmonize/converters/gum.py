@@ -95,7 +95,7 @@ def read_gum(path: str | Path, lenient: bool = False, report: Report | None = No
         # GUM's build writes minspan and link (v8 on: its dep/ header declares them); earlier releases' dep/ have
         # entities only, and the links keep the TSV's types.
         as_built = "link" in (document.entity_fields or ())
-        _TsvReader(str(path), document, Problems(str(path), lenient, report), as_built).read(read_text(path))
+        _TsvReader(str(path), document, Problems(str(path), lenient, report), as_built).read(read_text(path, report))
     document.bridges.sort(key=lambda bridge: bridge.anaphor.order)  # as the build lists a node's bridges
     if (bridge_types or ("drop" if as_built else "keep")) == "drop":
         for bridge in document.bridges:

@@ -48,7 +48,8 @@ _NO_SPEAKER = "-"
 # -- reading -----------------------------------------------------------------------------------------------------
 
 def read_jsonlines(path: str | Path, lenient: bool = False, report: Report | None = None) -> Corpus:
-    return parse_jsonlines(read_text(path), str(path), lenient, report)
+    report = report if report is not None else Report()
+    return parse_jsonlines(read_text(path, report), str(path), lenient, report)
 
 
 def parse_jsonlines(text: str, path: str = "<string>", lenient: bool = False, report: Report | None = None) -> Corpus:

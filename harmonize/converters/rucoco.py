@@ -86,7 +86,7 @@ def read_rucoco(path: str | Path, lenient: bool = False, report: Report | None =
     with paused_gc():
         for file in files:
             problems = Problems(str(file), lenient, report)
-            annotation = parse_annotation(read_text(file), problems)
+            annotation = parse_annotation(read_text(file, report), problems)
             report.opened(file)
             corpus.documents.append(build_document(annotation, file.stem, problems, alignment, str(file)))
     return corpus

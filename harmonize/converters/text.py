@@ -143,6 +143,6 @@ def read_text_file(path: str | Path, lenient: bool = False, report: Report | Non
     """A ``.txt`` file as a one-document corpus (id: the file name without ``.txt``)."""
     report = report if report is not None else Report()
     path = Path(path)
-    text = read_text(path)
+    text = read_text(path, report)
     document = document_from_text(text, path.stem, tokenized(text, tokenizer, str(path), report))
     return Corpus([document], meta={"source": str(path)})

@@ -67,7 +67,7 @@ def read_ua(path: str | Path, lenient: bool = False, report: Report | None = Non
     """A CoNLL-UA file as a corpus (see the module)."""
     report = report if report is not None else Report()
     with paused_gc():
-        return parse_ua(read_text(path), str(path), lenient, report, cross_sentence)
+        return parse_ua(read_text(path, report), str(path), lenient, report, cross_sentence)
 
 
 def parse_ua(text: str, path: str = "<string>", lenient: bool = False, report: Report | None = None,

@@ -381,7 +381,7 @@ def read_webanno_tsv(path: str | Path, lenient: bool = False, report: Report | N
         for file in files:
             report.opened(file)
             corpus.documents.append(_Reader(str(file), Problems(str(file), lenient, report), cross_sentence,
-                                            chain_layer, span_layer, relation_layer).read(read_text(file)))
+                                            chain_layer, span_layer, relation_layer).read(read_text(file, report)))
     return corpus
 
 

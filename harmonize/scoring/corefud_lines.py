@@ -77,7 +77,7 @@ def scored_pieces(path: Path, mode: str, forms: bool, lenient: bool, report: Rep
     else:
         pieces = [Piece(0, size, 1, None)]
     for piece in pieces:
-        text = read_piece(path, piece)
+        text = read_piece(path, piece, report)
         try:
             yield scored_text(text, mode, forms, piece.header)
         except NotPlain:

@@ -686,7 +686,7 @@ def read_ua_documents(path: str | Path, settings: UASettings, key: bool, forms: 
     for file in input_files([Path(path)], get_format("ua", "read")):
         reader = _UAReader(str(file), Problems(str(file), lenient, report), column, settings.min_spans and key,
                            settings.bridging, forms)
-        documents.extend(reader.read(read_text(file)))
+        documents.extend(reader.read(read_text(file, report)))
         report.opened(file)
     return documents, report
 

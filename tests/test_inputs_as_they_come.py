@@ -1,0 +1,86 @@
+"""Files as they come from other people's machines: CRLF line endings and a byte-order mark."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import harmonize
+from harmonize.accounting.differ import diff_corpora
+from harmonize.errors import Report
+from harmonize.io import BOM_READ, CRLF_READ
+from harmonize.scoring.score import score_files
+from tests.conftest import shared
+
+# (format, the real file under the shared data): every reader of lines.
+TEXT_INPUTS = [
+    ("corefud", ("corefud-real", "en_gum-corefud-dev-GUM_academic_exposure.conllu")),
+    ("conll2012", ("litbank", "conll", "105_persuasion_brat.conll")),
+    ("conll2012", ("conll2012", "ontonotes_sample_allennlp", "coref.gold_conll")),
+    ("webanno-tsv", ("webanno", "tsv3", "coref.tsv")),
+    ("rucoco", ("rucoco", "json", "2001_russia_aznar.json")),
+]
+
+
+def _windows_copies(source: Path, folder: Path) -> tuple[Path, Path]:
+    """``source`` saved with CRLF line endings, and with a byte-order mark and CRLF."""
+    data = source.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    crlf, bom = folder / "crlf" / source.name, folder / "bom" / source.name  # the name is the document's id
+    crlf.parent.mkdir()
+    bom.parent.mkdir()
+    crlf.write_bytes(data)
+    bom.write_bytes(b"\xef\xbb\xbf" + data)
+    return crlf, bom
+
+
+@pytest.mark.parametrize(("format", "parts"), TEXT_INPUTS, ids=[parts[-1] for _, parts in TEXT_INPUTS])
+def test_crlf_and_bom_read_as_the_unix_file_and_are_reported(format, parts, tmp_path):
+    source = shared(*parts)
+    original = harmonize.read(source, format, report=Report())
+    crlf, bom = _windows_copies(source, tmp_path)
+    line_endings = {CRLF_READ} if b"\n" in source.read_bytes() else set()  # RuCoCo's JSON is one line
+    for path, reasons in ((crlf, line_endings), (bom, {*line_endings, BOM_READ})):
+        report = Report()
+        corpus = harmonize.read(path, format, report=report)
+        for document, copy in zip(original.documents, corpus.documents, strict=True):
+            copy.id = document.id  # the reader names a document after its file where the format has no id
+        assert not diff_corpora(original, corpus).counts, path.name
+        assert reasons <= set(report.counts), report.counts
+
+
+def test_brat_offsets_count_crlf_and_a_bom_as_brat_does(tmp_path):
+    """brat counts characters as saved: a CRLF is two. A file saved on Windows with its offsets made there reads
+    as the Unix one does, word for word and mention for mention."""
+    ann = shared("litbank", "brat", "105_persuasion_brat.ann")
+    text = ann.with_suffix(".txt").read_text(encoding="utf-8")
+    original = harmonize.read(ann, "brat", report=Report())
+    # Each offset moves by the newlines before it (each gains a CR) and by the byte-order mark.
+    shift = [0] * (len(text) + 1)
+    for at in range(1, len(text) + 1):
+        shift[at] = shift[at - 1] + (text[at - 1] == "\n")
+    lines = []
+    for line in ann.read_text(encoding="utf-8").splitlines():
+        fields = line.split("\t")
+        if line.startswith("T"):
+            kind, *spans = fields[1].split(" ", 1)[0], fields[1].split(" ", 1)[1]
+            moved = ";".join(" ".join(str(int(n) + 1 + shift[int(n)]) for n in span.split())
+                             for span in spans[0].split(";"))
+            fields[1] = f"{kind} {moved}"
+        lines.append("\t".join(fields))
+    (tmp_path / ann.name).write_bytes(("\r\n".join(lines) + "\r\n").encode("utf-8"))
+    (tmp_path / ann.with_suffix(".txt").name).write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))
+    report = Report()
+    windows = harmonize.read(tmp_path / ann.name, "brat", report=report)
+    assert [n.form for n in windows.documents[0].nodes()] == [n.form for n in original.documents[0].nodes()]
+    assert [[m.text for m in e.mentions] for e in windows.documents[0].entities] == \
+        [[m.text for m in e.mentions] for e in original.documents[0].entities]
+    assert {BOM_READ, CRLF_READ} <= set(report.counts)
+
+
+def test_a_windows_file_scores_as_the_unix_file(tmp_path):
+    source = shared("corefud-real", "en_gum-corefud-dev-GUM_academic_exposure.conllu")
+    crlf, bom = _windows_copies(source, tmp_path)
+    result = score_files(source, bom)
+    assert result.conll == 1.0
+    assert {CRLF_READ, BOM_READ} <= set(result.report.counts)
