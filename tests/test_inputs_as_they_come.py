@@ -1,14 +1,16 @@
-"""Files as they come from other people's machines: CRLF line endings and a byte-order mark."""
+"""Files as they come from other people's machines: CRLF line endings, a byte-order mark, empty input."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 import harmonize
 from harmonize.accounting.differ import diff_corpora
-from harmonize.errors import Report
+from harmonize.cli import app
+from harmonize.errors import HarmonizeError, Report
 from harmonize.io import BOM_READ, CRLF_READ
 from harmonize.scoring.score import score_files
 from tests.conftest import shared
@@ -84,3 +86,19 @@ def test_a_windows_file_scores_as_the_unix_file(tmp_path):
     result = score_files(source, bom)
     assert result.conll == 1.0
     assert {CRLF_READ, BOM_READ} <= set(result.report.counts)
+
+
+def test_empty_input_is_one_clear_line_in_every_command(tmp_path):
+    empty = tmp_path / "empty.conllu"
+    empty.write_text("", encoding="utf-8")
+    runner = CliRunner()
+    for command in (["score", str(empty), str(empty)], ["diff", str(empty), str(empty)],
+                    ["compare", str(empty), "-r", str(empty), "--from", "corefud"], ["stats", str(empty)]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 1, command
+        assert "nothing to" in str(result.exception), command
+    with pytest.raises(HarmonizeError, match="nothing to score"):
+        score_files(empty, empty)
+    with pytest.warns(harmonize.LossWarning, match="no document"):
+        report = harmonize.convert([empty], "corefud", "jsonlines", tmp_path / "out.jsonlines")
+    assert report.report.counts == {"input holds no document: nothing read from it": 1}

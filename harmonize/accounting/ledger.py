@@ -90,8 +90,8 @@ _LEDGER: list[tuple[str, tuple[str, ...]]] = [
     (r"UA .* kept with its line only", ()),
     (r"UA non-referring markable", ()),
     (r"layer not read as coreference \(kept with the file as read\)", ()),
-    (r"input normalized: ", ()),
-    (r"input holds no document", ()),  # harmonize.io.normalized_text: line endings and a byte-order mark, not annotation
+    (r"input normalized: ", ()),  # harmonize.io.normalized_text: line endings and a byte-order mark
+    (r"input holds no document", ()),  # an empty input, said (harmonize.converters.registry.NOTHING_READ)
 ]
 _COMPILED = [(re.compile(pattern), kinds) for pattern, kinds in _LEDGER]
 

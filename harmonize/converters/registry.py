@@ -28,6 +28,9 @@ class DocumentWriter(Protocol):
     def discard(self) -> None: ...
 
 
+# An input with no document in it (an empty file, comments only): said, so that an empty output is not a surprise.
+NOTHING_READ = "input holds no document: nothing read from it"
+
 # Reader options every format takes, applied to the corpus read rather than passed to the reader.
 COMMON_READER_OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "lang": ((), "the documents' language, an ISO 639 code (stanza parses in it; overrides the format's)"),
@@ -96,6 +99,8 @@ class Format:
             report.opened(path)  # readers of folders, and of companion files, record those themselves
         corpus = self.reader(path, lenient, report, **own)
         corpus.report = report
+        if not corpus.documents:
+            report.add(NOTHING_READ, str(path))
         if language:
             for document in corpus.documents:
                 document.language = language

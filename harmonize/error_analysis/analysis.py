@@ -402,8 +402,10 @@ def diff(key: str | Path, response: str | Path, format: str = "corefud", *, key_
     keys = _Side(key, key_format or format, read_options, lenient, read, keep)
     responses = _Side(response, response_format or format, read_options, lenient, read, keep)
     waiting: dict[tuple, Document] = {}  # response documents read ahead of their key document
+    key_documents = 0
     with DiffPages(Path(pages)) if pages is not None else nullcontext() as written:
         for key_document in keys:
+            key_documents += 1
             wanted = pairing_key(key_document.id)
             while wanted not in waiting:
                 found = next(responses, None)
@@ -425,6 +427,8 @@ def diff(key: str | Path, response: str | Path, format: str = "corefud", *, key_
             responses.done(response_document)
         for found in responses:
             waiting[pairing_key(found.id)] = found
+        if not key_documents and not waiting:
+            raise HarmonizeError("nothing to compare: neither the key nor the response holds a document")
         result.only_in_response = [str(document.id) for document in waiting.values()]
         for document in waiting.values():
             responses.done(document)

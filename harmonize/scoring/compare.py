@@ -64,6 +64,8 @@ def compare_corpora(ours: Corpus, reference: Corpus) -> Comparison:
     ours_keys = {_key(d) for d in ours.documents}
     comparison = Comparison([], only_ours=sorted(str(d.id) for d in ours.documents if _key(d) not in by_key),
                             only_reference=sorted(str(d.id) for k, d in by_key.items() if k not in ours_keys))
+    if not ours.documents and not reference.documents:
+        raise HarmonizeError("nothing to compare: neither side holds a document")
     if not pairs:
         raise HarmonizeError("no document of one side has an id found on the other")
     same: dict[str, bool] = {}

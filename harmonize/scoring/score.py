@@ -209,7 +209,10 @@ def _leave_out_non_referring(corpus: Corpus, report: Report) -> None:
 def align(key: list[ScoredDocument], response: list[ScoredDocument]) -> list[tuple[ScoredDocument, ScoredDocument]]:
     """Pair documents by id (a CoNLL-2012 part by its number: see `pairing_key`)
     and check that their words agree, in both directions (with forms left out, only the
-    word positions must agree: the reference scorer's own test cases rename tokens in responses)."""
+    word positions must agree: the reference scorer's own test cases rename tokens in responses). Two sides without
+    a document are an error: nothing was read, so no figure would mean anything."""
+    if not key and not response:
+        raise HarmonizeError("nothing to score: neither the key nor the response holds a document")
     responses = {pairing_key(d.id): d for d in response}
     keys = {pairing_key(d.id): d for d in key}
     for document in key:
@@ -626,7 +629,8 @@ def _score_in_step(key: Path, response: Path, sides: tuple, names: list[str], si
     if waiting:
         raise HarmonizeError(f"document {next(iter(waiting.values())).id!r} is in the response but not in the key")
     if result is None:
-        result = score_documents([], [], names, singletons, mode, None, split_antecedents, zeros)
+        align([], [])  # raises: neither side held a document
+    assert result is not None
     result.report.merge(key_report)
     result.report.merge(response_report)
     return result

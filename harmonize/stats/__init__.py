@@ -47,7 +47,7 @@ from pathlib import Path
 import pandas as pd
 
 from harmonize.converters.surface import document_text
-from harmonize.errors import Report
+from harmonize.errors import HarmonizeError, Report
 from harmonize.io import paused_gc
 from harmonize.schemas.heads import ud_head
 from harmonize.schemas.model import Corpus, Document, Mention
@@ -330,6 +330,8 @@ def count_files(files: list[Path], source: str = "corefud", lenient: bool = Fals
         for file_groups, file_report in pool.map(_count_job, jobs, chunksize=8):
             report.merge(file_report)
             merge_counts(groups, file_groups)
+    if not any(counts.documents for counts in groups.values()):
+        raise HarmonizeError(f"nothing to count: no document in {', '.join(map(str, files))}")
     return groups, report
 
 
