@@ -168,6 +168,9 @@ def score(
     response: Annotated[Path, typer.Argument(help="System file or folder.")],
     source: Annotated[str, typer.Option("--format", help="Format of both sides (any format harmonize reads).")] = (
         "corefud"),
+    key_format: Annotated[str | None, typer.Option("--from-key", help="Format of KEY (default: --format).")] = None,
+    response_format: Annotated[str | None, typer.Option(
+        "--from-response", help="Format of RESPONSE (default: --format).")] = None,
     matching: Annotated[str | None, typer.Option("--match", help=MATCHING_HELP, show_default=False)] = None,
     singletons: Annotated[bool | None, typer.Option(
         "--singletons/--no-singletons", help="Count singleton entities (default: left out, as CorefUD does; kept "
@@ -212,11 +215,13 @@ def score(
     """
     from harmonize.scoring.score import score_files, score_lines
 
-    result = score_files(key, response, source, get_format(source, "read").read_options(input_option or []),
+    result = score_files(key, response, source, get_format(key_format or source, "read").read_options(
+                             input_option or []),
                          [m.strip() for m in metrics.split(",") if m.strip()] or None, singletons, not ignore_forms,
                          matching, cross_document, split_antecedents, parse=parse, parse_overwrite=parse_overwrite,
                          lenient=lenient, only_split_antecedents=only_split_antecedents, non_referring=non_referring,
-                         bridging=bridging, discourse_deixis=discourse_deixis, shared_task=shared_task)
+                         bridging=bridging, discourse_deixis=discourse_deixis, shared_task=shared_task,
+                         key_format=key_format, response_format=response_format)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         _say_report(result.report)
@@ -238,16 +243,19 @@ def score(
 def compare(
     ours: Annotated[list[Path], typer.Argument(help="Our conversion: files or folders.", show_default=False)],
     reference: Annotated[Path, typer.Option("--reference", "-r", help="The reference conversion (file or folder).")],
-    source: Annotated[str, typer.Option("--from", help="Format of both sides.")] = "conll2012",
+    source: Annotated[str, typer.Option("--from", "--format", help="Format of both sides.")] = "conll2012",
+    key_format: Annotated[str | None, typer.Option(
+        "--from-key", help="Format of the reference, the key (default: --from).")] = None,
+    response_format: Annotated[str | None, typer.Option(
+        "--from-response", help="Format of OURS, the response (default: --from).")] = None,
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
 ) -> None:
     """Token agreement, mention P/R/F1 (exact spans) and CoNLL score of OURS against a reference, per genre."""
     from harmonize.scoring.compare import compare_corpora
 
-    reader = get_format(source, "read")
     report = Report()
-    result = compare_corpora(_read_corpus(ours, reader, lenient, report),
-                             _read_corpus([reference], reader, lenient, report))
+    result = compare_corpora(_read_corpus(ours, get_format(response_format or source, "read"), lenient, report),
+                             _read_corpus([reference], get_format(key_format or source, "read"), lenient, report))
     typer.echo(f"{'genre':<14}{'docs':>6}{'same tokens':>13}{'mention P':>11}{'mention R':>11}{'mention F1':>12}"
                f"{'CoNLL':>8}")
     for group in result.groups:

@@ -1,7 +1,10 @@
-"""Files as they come from other people's machines: CRLF line endings, a byte-order mark, empty input."""
+"""Files as they come from other people's machines: CRLF line endings, a byte-order mark, empty input; and the
+two sides of a comparison in two formats."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -102,3 +105,23 @@ def test_empty_input_is_one_clear_line_in_every_command(tmp_path):
     with pytest.warns(harmonize.LossWarning, match="no document"):
         report = harmonize.convert([empty], "corefud", "jsonlines", tmp_path / "out.jsonlines")
     assert report.report.counts == {"input holds no document: nothing read from it": 1}
+
+
+def test_score_and_compare_take_a_format_per_side(tmp_path):
+    source = shared("corefud-real", "en_gum-corefud-dev-GUM_academic_exposure.conllu")
+    conll = tmp_path / "doc.conll"
+    with pytest.warns(harmonize.LossWarning):  # link types and sentence texts, which CoNLL-2012 cannot hold
+        harmonize.convert([source], "corefud", "conll2012", conll)
+    mixed = score_files(conll, source, key_format="conll2012", response_format="corefud", mode="exact")
+    assert mixed.conll == 1.0
+    runner = CliRunner()
+    result = runner.invoke(app, ["score", str(conll), str(source), "--from-key", "conll2012", "--from-response",
+                                 "corefud", "--match", "exact", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout.splitlines()[0])["conll"] == 1.0
+    result = runner.invoke(app, ["compare", str(source), "-r", str(conll), "--from-key", "conll2012",
+                                 "--from-response", "corefud"])
+    assert result.exit_code == 0, result.output
+    assert "100.00" in result.stdout.splitlines()[-1]
+    with pytest.raises(HarmonizeError, match="UA on both sides"):
+        score_files(conll, shutil.copy(source, tmp_path / "x.conllua"), key_format="conll2012", response_format="ua")

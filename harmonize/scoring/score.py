@@ -493,8 +493,12 @@ def score_files(
     bridging: bool = False,
     discourse_deixis: bool = False,
     shared_task: str | None = None,
+    key_format: str | None = None,
+    response_format: str | None = None,
 ) -> CorpusScore:
-    """Read a key and a response file or folder and score them: what ``harmonize score`` runs. ``mode`` None is
+    """Read a key and a response file or folder and score them: what ``harmonize score`` runs. ``format`` is both
+    sides' format; ``key_format`` or ``response_format`` name one side's where they differ (a CoNLL-2012 key against
+    a CorefUD response: the words must agree, as always). ``mode`` None is
     the format's usual matching: head (the CorefUD scorer's default since its 1.1; see `DEFAULT_MATCHING`) for
     tokens, exact for character spans (RuCoCo). ``lenient`` drops broken annotation instead of raising; the result's
     ``report`` says what was dropped. With two cores or more (``jobs``: 0 for all) and a large response, the
@@ -513,6 +517,10 @@ def score_files(
         format, metrics, singletons, mode = task.format, list(task.metrics), task.singletons, task.mode
         split_antecedents, non_referring, bridging = task.split_antecedents, task.non_referring, task.bridging
         discourse_deixis, only_split_antecedents, described = task.discourse_deixis, False, task.describe()
+    key_format, response_format = key_format or format, response_format or format
+    if key_format != response_format:
+        _check_mixed_formats(key_format, response_format, mode)
+        format = "ua" if "ua" in (key_format, response_format) else key_format
     ua_only = [name for name, on in (("--only-split-antecedents", only_split_antecedents),
                                      ("--non-referring", non_referring), ("--bridging", bridging),
                                      ("--discourse-deixis", discourse_deixis)) if on]
@@ -556,19 +564,21 @@ def score_files(
         raise HarmonizeError(f"{format} is scored on character spans, without trees: --parse has no use there")
     if parser is None:
         parse = None
-    sides = (format, read_options, mode, forms, parse, parse_overwrite, lenient)
+    key_sides = (key_format, read_options, mode, forms, parse, parse_overwrite, lenient)
+    response_sides = (response_format, *key_sides[1:])
     may_use_worker = parser is None or parser.shares_processes
     key, response = Path(key), Path(response)
     if cross_document is None and key.is_file() and response.is_file() and \
             max(key.stat().st_size, response.stat().st_size) > IN_STEP_BYTES:
-        result = _score_in_step(key, response, sides, names, singletons, mode, split_antecedents, zeros)
+        result = _score_in_step(key, response, key_sides, response_sides, names, singletons, mode, split_antecedents,
+                                zeros)
         result.settings = described
         return result
     with paused_gc():
-        if reader.name == "corefud":
+        if "corefud" in (key_format, response_format):
             from harmonize.scoring import corefud_lines  # noqa: F401  (imported once, before a worker forks)
         (key_documents, key_report), (response_documents, response_report) = read_sides(
-            partial(read_scored, key, *sides), partial(read_scored, response, *sides),
+            partial(read_scored, key, *key_sides), partial(read_scored, response, *response_sides),
             may_use_worker and worker_pays(response, jobs))
         result = score_documents(key_documents, response_documents, names, singletons, mode, cross_document,
                                  split_antecedents, zeros)
@@ -577,13 +587,25 @@ def score_files(
     result.report.merge(key_report)
     result.report.merge(response_report)
     result.settings = described
-    _note_guessed_heads(result, key, response, format, read_options, mode, parse, exact_options={
+    _note_guessed_heads(result, key, response, key_format, response_format, read_options, mode, parse, exact_options={
         "metrics": metrics, "singletons": singletons, "forms": forms, "cross_document": cross_document,
         "split_antecedents": split_antecedents, "zeros": zeros, "jobs": jobs, "lenient": lenient})
     return result
 
 
-def _note_guessed_heads(result: CorpusScore, key: Path, response: Path, format: str,
+def _check_mixed_formats(key_format: str, response_format: str, mode: str | None) -> None:
+    """Two formats can be scored against each other where both give tokens; the UA scorer's own figures need UA on
+    both sides."""
+    for name in (key_format, response_format):
+        if get_format(name, "read").score_reader is not None:
+            raise HarmonizeError(f"{name} is scored on character spans: both sides must be {name} "
+                                 f"(got {key_format} and {response_format})")
+    if "ua" in (key_format, response_format) and mode not in ("head", "partial"):
+        raise HarmonizeError(f"the UA scorer's figures need UA on both sides (got {key_format} and "
+                             f"{response_format}); --match head or partial scores them as the CorefUD scorer does")
+
+
+def _note_guessed_heads(result: CorpusScore, key: Path, response: Path, key_format: str, response_format: str,
                         read_options: dict[str, str] | None, mode: str, parse: str | None,
                         exact_options: dict) -> None:
     """Under head matching, a note for each side whose heads look guessed (`harmonize.scoring.guessed_heads`), with
@@ -592,26 +614,27 @@ def _note_guessed_heads(result: CorpusScore, key: Path, response: Path, format: 
         return
     from harmonize.scoring.guessed_heads import guessed_heads_note, heads_look_guessed
 
-    sides = [side for side, path in (("key", key), ("response", response))
+    sides = [side for side, path, format in (("key", key, key_format), ("response", response, response_format))
              if heads_look_guessed(path, format, read_options)]
     if not sides:
         return
-    exact = score_files(key, response, format, read_options, mode="exact", **exact_options).conll
+    exact = score_files(key, response, key_format, read_options, mode="exact", response_format=response_format,
+                        **exact_options).conll
     result.notes.extend(guessed_heads_note(side, exact) for side in sides)
 
 
-def _score_in_step(key: Path, response: Path, sides: tuple, names: list[str], singletons: bool, mode: str,
-                   split_antecedents: bool, zeros: str) -> CorpusScore:
+def _score_in_step(key: Path, response: Path, key_sides: tuple, response_sides: tuple, names: list[str],
+                   singletons: bool, mode: str, split_antecedents: bool, zeros: str) -> CorpusScore:
     """Score two large files a piece of the key at a time, each against its documents of the response, summing as
     `score_documents` sums over documents, so that memory follows a piece, not the files. A response whose
     documents come in another order still pairs: the response documents read ahead wait for their key piece
     (memory grows with how far apart the orders are)."""
     key_report, response_report = Report(), Report()
-    responses = scored_pieces(response, *sides, response_report)
+    responses = scored_pieces(response, *response_sides, response_report)
     waiting: dict[tuple, ScoredDocument] = {}
     result: CorpusScore | None = None
     with paused_gc():
-        for key_documents in scored_pieces(key, *sides, key_report):
+        for key_documents in scored_pieces(key, *key_sides, key_report):
             wanted = [pairing_key(d.id) for d in key_documents]
             while any(k not in waiting for k in wanted):
                 piece = next(responses, None)
