@@ -13,8 +13,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
-
 import harmonize
 from harmonize.errors import Report
 from tests.conftest import shared

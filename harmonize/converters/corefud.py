@@ -38,7 +38,7 @@ from pathlib import Path
 
 from harmonize.converters.conll2012_lines import other_columns
 from harmonize.converters.losses import unheld_reason
-from harmonize.errors import FormatError, Problems, Report
+from harmonize.errors import Problems, Report
 from harmonize.io import StagedFile, atomic_write_text, decode, paused_gc, read_text
 from harmonize.schemas.heads import tree_head
 from harmonize.schemas.model import (
