@@ -10,12 +10,12 @@ from harmonize.conversion import Conversion, convert
 from harmonize.converters import formats, get_format
 from harmonize.errors import FormatError, HarmonizeError, LossWarning, ModelError, Report
 from harmonize.schemas.model import Bridge, Corpus, Document, Entity, Mention, Node, Sentence, SplitAntecedent
+from harmonize.version import __version__ as __version__  # harmonize.__version__
 
 if TYPE_CHECKING:
     from harmonize.error_analysis.analysis import DiffResult
-    from harmonize.scoring.score import CorpusScore
-
-__version__ = "0.1.0"
+    from harmonize.releases import BuildResult
+    from harmonize.scoring.frame import CorpusScore
 
 
 def read(path: str | Path, format: str = "corefud", lenient: bool = False, report: Report | None = None,
@@ -87,22 +87,20 @@ def score(key: str | Path, response: str | Path, format: str = "corefud", **opti
 
 def diff(key: str | Path, response: str | Path, format: str = "corefud", **options: Any) -> DiffResult:
     """Where a response differs from a key, as ``harmonize diff`` finds it (Kummerfeld & Klein's operations and
-    error types, what each costs); ``options`` are those of `harmonize.error_analysis.analysis.diff`
+    error types, what each costs); ``options`` are those of `harmonize.error_analysis.files.diff`
     (key_format, response_format, matching, singletons, cross_document, ...). Returns a
     `DiffResult`."""
-    from harmonize.error_analysis.analysis import diff as analyse
+    from harmonize.error_analysis.files import diff as analyse
 
     return analyse(key, response, format, **options)
 
 
-def __getattr__(name: str) -> Any:
-    """``harmonize.build``, imported on first use: the package ``harmonize/build/``, which can be called as
-    ``harmonize.build(recipe, output, ...)`` (see `harmonize.build.build`)."""
-    if name == "build":
-        import harmonize.build
+def build(recipe: str | Path, output: str | Path, **options: Any) -> BuildResult:
+    """Build a release from a recipe (what ``harmonize build`` runs): see `harmonize.releases.build` for the
+    options and the result."""
+    from harmonize.releases import build as build_release
 
-        return harmonize.build
-    raise AttributeError(f"module 'harmonize' has no attribute {name!r}")
+    return build_release(recipe, output, **options)
 
 
 __all__ = [

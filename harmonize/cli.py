@@ -44,7 +44,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from harmonize import __version__
+        from harmonize.version import __version__
 
         typer.echo(f"harmonize {__version__}")
         raise typer.Exit()
@@ -339,9 +339,9 @@ def build(
     """Build a harmonized multi-corpus release from one recipe: the same bytes every time, only what changed."""
     from collections.abc import Callable
 
-    from harmonize.build import BuildResult
-    from harmonize.build import build as run_build
-    from harmonize.build.recipe import RecipeError
+    from harmonize.releases import BuildResult
+    from harmonize.releases import build as run_build
+    from harmonize.releases.recipe import RecipeError
 
     def run(log: Callable[[str], None]) -> BuildResult:
         return run_build(recipe, output, jobs=jobs, engine=engine, address=address, only=only, dry_run=dry_run,

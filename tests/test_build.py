@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import harmonize
-from harmonize.build import load_recipe
-from harmonize.build.recipe import RecipeError
 from harmonize.conversion import sample_path
+from harmonize.releases import load_recipe
+from harmonize.releases.recipe import RecipeError
 from tests.conftest import ROOT, SHARED_DATA, shared
 
 EXAMPLE = ROOT / "examples" / "collection.toml"
@@ -196,7 +196,7 @@ device = "cpu"
 gpus = 1
 """)
     plan = load_recipe(recipe)
-    from harmonize.build import gpus_for
+    from harmonize.releases import gpus_for
 
     assert gpus_for(plan.corpora[0], plan) == 1  # what the task would ask Ray for
     harmonize.build(recipe, tmp_path / "release")

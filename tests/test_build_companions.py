@@ -141,7 +141,7 @@ def test_own_split_without_one_is_refused_when_the_recipe_is_checked(tmp_path: P
     recipe = data / "own.toml"
     recipe.write_text('[collection]\nname = "own"\n\n[[corpus]]\nname = "en_lb"\nfrom = "brat"\n'
                       'input = ["lb/105_persuasion_brat.ann"]\nsplit = "own"\n', encoding="utf-8")
-    with pytest.raises(harmonize.build.RecipeError) as caught:
+    with pytest.raises(harmonize.releases.RecipeError) as caught:
         harmonize.build(recipe, tmp_path / "release", dry_run=True)
     message = str(caught.value)
     assert "own.toml:" in message and "split: brat input has no split of its own" in message

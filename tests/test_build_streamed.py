@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 import harmonize
-from harmonize.build import tasks
 from harmonize.converters import corefud
 from harmonize.converters.conll2012 import Conll2012Writer, cross_document_numbers, numbering_facts, write_conll2012
 from harmonize.converters.corefud import CorefudWriter, piece_count, read_corefud, write_corefud
 from harmonize.errors import HarmonizeError, Report
+from harmonize.releases import tasks
 from harmonize.schemas.model import Corpus
 from tests.conftest import SHARED_DATA, shared
 

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from harmonize import diff
 from harmonize.error_analysis import diff_corpora
-from harmonize.error_analysis.analysis import read_side
 from harmonize.error_analysis.classify import ERRORS, OPERATIONS, Clustering, apply_operations, classify
 from harmonize.error_analysis.cost import CORRECTION_ORDER, corrected
+from harmonize.error_analysis.files import read_side
 from harmonize.error_analysis.heads import NOMINAL, PRONOUN, Head, parse_bits_tree
 from harmonize.error_analysis.render import render_partition, write_pages
 from harmonize.schemas.model import Corpus, Document, Node, Sentence

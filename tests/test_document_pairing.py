@@ -82,7 +82,7 @@ def test_paired_documents_must_have_the_same_words_and_the_error_says_where() ->
     import pytest
 
     from harmonize.errors import HarmonizeError
-    from harmonize.scoring.score import check_words
+    from harmonize.scoring.frame import check_words
 
     key = ["1\tThe\n2\tdog", "1\tbarks"]
     check_words("d", key, list(key))

@@ -15,8 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import harmonize
-from harmonize.converters.corefud import HEAD_WRITTEN_FIRST_WORD
-from harmonize.converters.corefud import parse_corefud
+from harmonize.converters.corefud import HEAD_WRITTEN_FIRST_WORD, parse_corefud
 from harmonize.errors import HarmonizeError, Report
 from harmonize.parsing import ParsedWord
 from harmonize.parsing.stanza import StanzaParser
@@ -30,7 +29,7 @@ from harmonize.parsing.trees import (
     parse_corpus,
 )
 from harmonize.parsing.udpipe import UDPipeParser
-from harmonize.schemas.heads import ud_head
+from harmonize.schemas.model import ud_head
 from tests.conftest import shared
 from tests.corefud_text import conllu
 from tests.test_validator import UDVALIDATE

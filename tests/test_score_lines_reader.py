@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from harmonize.converters.corefud import parse_corefud
 from harmonize.errors import FormatError, Report
 from harmonize.scoring.corefud_lines import NotPlain, scored_text
-from harmonize.scoring.score import score_files, scored_documents
+from harmonize.scoring.score import score_files
+from harmonize.scoring.scored import scored_documents
 from tests.conftest import file_params, shared, shared_files
 
 MODES = ("exact", "partial", "head")

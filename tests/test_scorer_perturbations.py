@@ -8,8 +8,7 @@ import pytest
 
 from harmonize.converters.corefud import read_corefud, write_corefud
 from harmonize.converters.gum import read_splits
-from harmonize.schemas.heads import tree_head
-from harmonize.schemas.model import Corpus
+from harmonize.schemas.model import Corpus, tree_head
 from harmonize.scoring.score import score_corpora
 from tests.conftest import shared
 
@@ -130,6 +129,7 @@ def gum_pair() -> tuple[Corpus, Corpus]:
 def test_reading_the_response_in_a_worker_changes_no_figure(tmp_path, monkeypatch, mode: str) -> None:
     """`harmonize score` reads a large response in a worker process, which sends back only what the scorer
     needs; every fraction must be what scoring the two read corpora gives."""
+    from harmonize.scoring import frame
     from harmonize.scoring import score as scoring
 
     key_path, response_path = tmp_path / "key.conllu", tmp_path / "response.conllu"
@@ -137,7 +137,7 @@ def test_reading_the_response_in_a_worker_changes_no_figure(tmp_path, monkeypatc
     write_corefud(key, key_path)
     write_corefud(response, response_path)
     expected = score_corpora(read_corefud(key_path), read_corefud(response_path), mode=mode, singletons=True)
-    monkeypatch.setattr(scoring, "WORKER_BYTES", 0)
+    monkeypatch.setattr(frame, "WORKER_BYTES", 0)
     for jobs in (1, 2):
         found = scoring.score_files(key_path, response_path, mode=mode, singletons=True, jobs=jobs)
         assert found.metrics == expected.metrics and found.duplicates == expected.duplicates
@@ -146,6 +146,7 @@ def test_reading_the_response_in_a_worker_changes_no_figure(tmp_path, monkeypatc
 
 def test_an_error_in_the_response_read_by_the_worker_names_its_line(tmp_path, monkeypatch) -> None:
     from harmonize.errors import FormatError
+    from harmonize.scoring import frame
     from harmonize.scoring import score as scoring
 
     key, _ = gum_pair()
@@ -155,7 +156,7 @@ def test_an_error_in_the_response_read_by_the_worker_names_its_line(tmp_path, mo
     token = next(i for i, line in enumerate(lines) if line[:1].isdigit())
     lines[token] = lines[token].replace("\t", " ", 1)
     response_path.write_text("\n".join(lines), encoding="utf-8")
-    monkeypatch.setattr(scoring, "WORKER_BYTES", 0)
+    monkeypatch.setattr(frame, "WORKER_BYTES", 0)
     with pytest.raises(FormatError) as error:
         scoring.score_files(key_path, response_path, jobs=2)
     assert error.value.path == str(response_path) and error.value.line == token + 1

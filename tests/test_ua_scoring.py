@@ -185,10 +185,11 @@ def test_a_response_whose_words_differ_from_the_key_is_refused_naming_where(tmp_
 
 
 def test_reading_the_response_in_a_worker_changes_nothing(tmp_path: Path, monkeypatch) -> None:
-    from harmonize.scoring import score as scoring
+
+    from harmonize.scoring import frame
 
     key, response = FIXTURES / "ua_dd" / "dd.key", FIXTURES / "ua_dd" / "dd-1.response"
-    monkeypatch.setattr(scoring, "WORKER_BYTES", 0)
+    monkeypatch.setattr(frame, "WORKER_BYTES", 0)
     for options in ({}, {"discourse_deixis": True}, {"mode": "min", "bridging": True, "non_referring": True}):
         assert score_files(key, response, "ua", jobs=2, **options).metrics == \
             score_files(key, response, "ua", jobs=1, **options).metrics

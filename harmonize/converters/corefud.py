@@ -40,7 +40,6 @@ from harmonize.converters.conll2012_lines import other_columns
 from harmonize.converters.losses import unheld_reason
 from harmonize.errors import Problems, Report
 from harmonize.io import StagedFile, atomic_write_text, decode, paused_gc, read_text
-from harmonize.schemas.heads import tree_head
 from harmonize.schemas.model import (
     Bridge,
     CommentSlot,
@@ -53,6 +52,7 @@ from harmonize.schemas.model import (
     Sentence,
     SplitAntecedent,
     parse_misc,
+    tree_head,
 )
 
 COREF_KEYS = ("Entity", "Bridge", "SplitAnte")

@@ -10,8 +10,8 @@ tests read each output back and check that these counts equal the differences fo
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from typing import Any
 from dataclasses import dataclass
+from typing import Any
 
 from harmonize.converters.conll2012_lines import other_columns
 from harmonize.errors import Report

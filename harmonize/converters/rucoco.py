@@ -397,7 +397,7 @@ def _coreference(document: Document, annotation: Annotation, placed: dict[CharSp
 def scored_rucoco(path: Path) -> list:
     """What the scorer needs of one RuCoCo file (strictly checked), without tokenising: character spans and
     includes, as the RuCoCo evaluation reads them."""
-    from harmonize.scoring.score import character_document
+    from harmonize.scoring.scored import character_document
 
     annotation = parse_annotation(read_text(path), Problems(str(path), False, Report()))
     entities = {f"e{i + 1}": spans for i, spans in enumerate(annotation.entities)}

@@ -32,8 +32,8 @@ from __future__ import annotations
 import bisect
 import io
 import zipfile
-from itertools import pairwise
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 
 from harmonize.converters.corefud import escape_value, unescape_value

@@ -6,9 +6,11 @@
     result.to_json()     # the documented JSON (operations, errors, documents, cost, heads)
 
 Modules: `.classify` (the procedure), `.heads` (heads and mention types), `.cost` (what each error
-type costs), `.analysis` (pairing documents, the result), `.render` (terminal table and HTML pages).
+type costs), `.analysis` (pairing documents, the result), `.render` (terminal table and HTML pages), `.files` (both
+sides read from files, compared and rendered as they come: `diff`).
 """
 
-from harmonize.error_analysis.analysis import DiffResult, diff, diff_corpora
+from harmonize.error_analysis.analysis import DiffResult, diff_corpora
+from harmonize.error_analysis.files import diff
 
 __all__ = ["DiffResult", "diff", "diff_corpora"]

@@ -1,7 +1,7 @@
 """Heads and mention types for error analysis, from the best source a document has.
 
 A mention's head is, in this order: the head its annotation gives; the highest of its words in the UD tree
-(`harmonize.schemas.heads.tree_head`); the head of the constituency parse that CoNLL-2012 files carry in
+(`harmonize.schemas.model.tree_head`); the head of the constituency parse that CoNLL-2012 files carry in
 their sixth column, found with the Collins/Magerman head rules as Kummerfeld & Klein's analyser applies them (the
 lowest constituent with exactly the mention's span, else the word node of its last word); else its last word.
 Each head says which of these it came from (`HEAD_SOURCES`).
@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harmonize.schemas.heads import tree_head
-from harmonize.schemas.model import Document, Mention, Node, Sentence
+from harmonize.schemas.model import Document, Mention, Node, Sentence, tree_head
 
 ANNOTATED, UD_TREE, CONSTITUENCY, LAST_WORD = "annotated", "UD tree", "constituency parse", "last word"
 HEAD_SOURCES = (ANNOTATED, UD_TREE, CONSTITUENCY, LAST_WORD)

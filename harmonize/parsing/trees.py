@@ -19,8 +19,7 @@ from pathlib import Path
 
 from harmonize.errors import HarmonizeError, Report
 from harmonize.parsing import ParsedWord, Parser, parser_for
-from harmonize.schemas.heads import ud_head
-from harmonize.schemas.model import Corpus, Document, Mention, Node
+from harmonize.schemas.model import Corpus, Document, Mention, Node, ud_head
 
 COLUMNS = ("lemma", "upos", "xpos", "feats", "head", "deprel")
 # CorefUD and UD file names start with the language code: en_gum-corefud-train.conllu, cs_pdt-ud-dev.conllu.

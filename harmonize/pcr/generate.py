@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from harmonize.errors import Report
 from harmonize.pcr.perspectives import Agreement, from_feats, from_text, set_perspectives
 from harmonize.pcr.questions import Question
-from harmonize.schemas.heads import ud_head
-from harmonize.schemas.model import Corpus, Document, Mention, Node, Sentence
+from harmonize.schemas.model import Corpus, Document, Mention, Node, Sentence, ud_head
 
 # Third-person pronouns by language, for corpora without UPOS and Penn tags.
 PRONOUNS = {

@@ -47,8 +47,7 @@ from harmonize.resolvers.mention_detection import (
 )
 from harmonize.resolvers.protocol import FOLDS, cross_validation_line, fold_count, hold_out
 from harmonize.resolvers.protocol import folds as topic_folds
-from harmonize.schemas.heads import tree_head
-from harmonize.schemas.model import Corpus, Mention
+from harmonize.schemas.model import Corpus, Mention, tree_head
 
 KINDS = ("event", "entity")
 THRESHOLDS = tuple(round(0.05 * step, 2) for step in range(1, 19))  # 0.05 .. 0.9

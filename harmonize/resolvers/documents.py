@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from harmonize.errors import Report
-from harmonize.schemas.heads import ud_head
-from harmonize.schemas.model import Corpus, Document, Mention, Node
+from harmonize.schemas.model import Corpus, Document, Mention, Node, ud_head
 
 
 def without_coreference(corpus: Corpus, report: Report) -> Corpus:

@@ -20,8 +20,7 @@ from collections import Counter
 from harmonize.errors import HarmonizeError, Report
 from harmonize.resolvers.documents import without_coreference
 from harmonize.resolvers.rules import tree_mentions
-from harmonize.schemas.heads import tree_head
-from harmonize.schemas.model import Corpus, Document, Mention, Node
+from harmonize.schemas.model import Corpus, Document, Mention, Node, tree_head
 
 SCOPES = ("topic", "subtopic", "corpus")
 EVENT, ENTITY = "event", "entity"

@@ -275,12 +275,12 @@ def fresh_copy(corpus: Corpus) -> Corpus:
     mention with none in ``corpus`` gets none in the copy, so that what falls back on the tree or the last word
     (the lemma baseline, the cross-document model's lemmas) reads the copy as it reads the original: ECB+'s
     mentions have no head, and a copy headed by first words clustered "Academy" where the original has "ceremony"."""
-    from harmonize import read, write
+    from harmonize.converters.corefud import read_corefud, write_corefud
 
     with tempfile.TemporaryDirectory(prefix="harmonize-dev-") as folder:
         path = Path(folder) / "dev.conllu"
-        write(corpus, path, report=Report())
-        copy = read(path, report=Report())
+        write_corefud(corpus, path, Report())
+        copy = read_corefud(path, report=Report())
     for original, copied in zip(corpus.documents, copy.documents):
         unknown = Counter(tuple(w.order for w in m.words) for m in original.mentions if m.head is None)
         for mention in copied.mentions if unknown else ():

@@ -20,8 +20,7 @@ from collections import Counter
 
 from harmonize.errors import Report
 from harmonize.resolvers.documents import add_clusters, without_coreference
-from harmonize.schemas.heads import tree_head
-from harmonize.schemas.model import Corpus, Document, Node
+from harmonize.schemas.model import Corpus, Document, Node, tree_head
 
 NOMINAL = ("NOUN", "PROPN")
 NOT_A_PHRASE_HEAD = ("compound", "flat", "fixed", "goeswith")

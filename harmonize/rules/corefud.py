@@ -10,7 +10,7 @@ The reference implementations are udapi's blocks, and on the same file each step
   without nesting, or nest while sharing a continuous part, become one over the union of their words (the
   earlier mention keeps its head; the later goes); where the union has the span of another mention, it goes too.
 * `move_heads` is ``corefud.MoveHead``: every mention's head becomes its highest node in the tree
-  (`harmonize.schemas.heads.ud_head`); the word of a one-word mention.
+  (`harmonize.schemas.model.ud_head`); the word of a one-word mention.
 * `standard_header` declares ``global.Entity`` as ``udvalidate --coref`` parses it (no udapi block does this;
   the CorefUD release's files are so): ``eid``, ``etype``, ``head`` first, ``other`` fourth where present, the
   rest after them in their order, every name of lower-case letters (GUM's ``GRP`` is ``eid``, GUM v7's ``entity``
@@ -38,8 +38,7 @@ from itertools import combinations
 
 from harmonize.converters.corefud import EID_FIELDS, ETYPE_FIELDS
 from harmonize.errors import EXAMPLES_PER_REASON, Report
-from harmonize.schemas.heads import tree_head, ud_head
-from harmonize.schemas.model import Change, Corpus, Document, Mention, Sentence
+from harmonize.schemas.model import Change, Corpus, Document, Mention, Sentence, tree_head, ud_head
 
 # The entity types udvalidate accepts (CorefUD 1.0 and later).
 CORE_TYPES = frozenset({"person", "place", "organization", "animal", "plant", "object", "substance", "time",

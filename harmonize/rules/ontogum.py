@@ -24,7 +24,7 @@ them in the paper's order; `apply_ontogum` runs them all.
    a one-word name follows it in the chain within two sentences.
 8. ``remove_singletons``: entities with one mention go (last, as the paper says, to catch the ones steps 1-7 made).
 
-Heads come from the UD tree (`harmonize.schemas.heads.ud_head`) where the annotation gives none. Every
+Heads come from the UD tree (`harmonize.schemas.model.ud_head`) where the annotation gives none. Every
 decision reads tags, features and relations, not words, so that GUM's masked Reddit documents convert as their
 text would; a lemma or form is read only where the tags make no difference (`is_be`,
 `is_definite_determiner`).
@@ -35,8 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from harmonize.errors import Report
-from harmonize.schemas.heads import ud_head
-from harmonize.schemas.model import Corpus, Document, Mention, Node
+from harmonize.schemas.model import Corpus, Document, Mention, Node, ud_head
 
 _CLOSING = frozenset({")", "]", "}", "）", '"', "'", "’", "”", "»"})
 # Penn tags of closing brackets and quotes: the form may be masked, the tag is not.

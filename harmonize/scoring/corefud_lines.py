@@ -41,10 +41,9 @@ from harmonize.converters.corefud import (
     split_part,
 )
 from harmonize.errors import Report
-from harmonize.schemas.heads import tree_head
-from harmonize.schemas.model import INCLUDES, Mention, Node, Sentence, parse_misc
+from harmonize.schemas.model import INCLUDES, Mention, Node, Sentence, parse_misc, tree_head
 from harmonize.scoring.matching import Span, exact_matching_head, mention_span
-from harmonize.scoring.score import ScoredDocument, scored_documents
+from harmonize.scoring.scored import ScoredDocument, scored_documents
 
 
 class NotPlain(Exception):

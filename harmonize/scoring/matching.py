@@ -21,8 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harmonize.schemas.heads import tree_head
-from harmonize.schemas.model import Document, Node
+from harmonize.schemas.model import Document, Node, tree_head
 from harmonize.scoring.assignment import scipy_order_assignment
 
 NodeKey = tuple  # (sentence index, node id), prefixed by the document index in cross-document scoring

@@ -607,7 +607,7 @@ def score_ua_documents(key: list[UADocument], response: list[UADocument], settin
                        ) -> tuple[dict[str, Score | BlancScore], list[tuple[str, dict[str, Score | BlancScore]]]]:
     """Every figure the UA scorer prints for these settings, summed over documents (paired by id), and each
     document's own."""
-    from harmonize.scoring.score import align
+    from harmonize.scoring.frame import align
 
     settings = settings.effective()
     names = list(UA_METRICS) if metrics is None else metrics
@@ -697,7 +697,7 @@ def score_ua_files(key: str | Path, response: str | Path, settings: UASettings, 
     """Read and score two UA files or folders as ``harmonize score --format ua`` does (a large response read in a
     worker process beside the key, as `harmonize.scoring.score.score_files` reads one); a `CorpusScore` whose
     ``settings`` line says what was scored."""
-    from harmonize.scoring.score import CorpusScore, read_sides, worker_pays
+    from harmonize.scoring.frame import CorpusScore, read_sides, worker_pays
 
     settings = settings.effective()
     unknown = [name for name in metrics or () if name not in UA_METRICS]

@@ -33,7 +33,7 @@ do; each table's ``attrs["note"]`` says which, and the renderers print it beside
 ``tables``, ``cross_document`` is given only where documents have topics.
 
 Heads are the annotated ones; where a mention has none they are computed from the dependency tree as udapi's
-``corefud.MoveHead`` does (`harmonize.schemas.heads`), and ``heads_from_tree`` in the result's attributes
+``corefud.MoveHead`` does (`harmonize.schemas.model`), and ``heads_from_tree`` in the result's attributes
 says how many (``heads_unknown``: mentions with neither, whose head UPOS is "_"). The definitions follow udapi's ``corefud.Stats`` where both compute a figure.
 """
 
@@ -49,8 +49,7 @@ import pandas as pd
 from harmonize.converters.surface import document_text
 from harmonize.errors import HarmonizeError, Report
 from harmonize.io import paused_gc
-from harmonize.schemas.heads import ud_head
-from harmonize.schemas.model import Corpus, Document, Mention
+from harmonize.schemas.model import Corpus, Document, Mention, ud_head
 
 SELECTED_UPOS = ("NOUN", "PRON", "PROPN", "DET", "ADJ", "VERB", "ADV", "NUM", "_")
 UPOS_COLUMN = {"_": "unknown"}  # a head without UPOS: head_upos_unknown, not head_upos__

@@ -18,8 +18,7 @@ from pathlib import Path
 
 from harmonize.converters.surface import display_gaps
 from harmonize.io import StagedPages, atomic_write_parts, atomic_write_text
-from harmonize.schemas.heads import ud_head
-from harmonize.schemas.model import Corpus, Document, Mention, Node
+from harmonize.schemas.model import Corpus, Document, Mention, Node, ud_head
 
 STYLE = """
 body{font:16px/2.1 system-ui,sans-serif;margin:2em;max-width:70em;color:#222}

@@ -14,22 +14,16 @@ the release depends on when or where it was built: two builds of one recipe are 
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 import shutil
-import sys
 import time
-import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from harmonize.build.recipe import CorpusRecipe, Recipe, RecipeError, load_recipe
 from harmonize.errors import HarmonizeError
+from harmonize.releases.cache import CACHE, cached_summary, corpus_key, input_listing
+from harmonize.releases.recipe import CorpusRecipe, Recipe, RecipeError, load_recipe
 
-CACHE = ".cache"
 ENGINES = ("local", "ray")
 
 
@@ -48,93 +42,11 @@ class BuildResult:
         return not self.failures
 
 
-def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def input_listing(corpus: CorpusRecipe) -> list[str]:
-    """The inputs the corpus' reader takes from the recipe's inputs (a folder: the files or document folders the
-    format finds in it), as the recipe names them: a file added to or removed from an input folder changes it.
-    What those inputs lead the reader to open (brat's text, MMAX2's levels, GUM's trees) is checked by content
-    against the cache entry instead (`opened_files`), since only reading tells which files those are."""
-    from harmonize.conversion import input_files
-    from harmonize.converters import get_format
-
-    reader = get_format(corpus.source, "read")
-    return [as_given(path, corpus) for path in input_files(list(corpus.inputs), reader)]
-
-
-def as_given(path: Path, corpus: CorpusRecipe) -> str:
-    """A file the corpus reads, named as the recipe names its inputs (``lb/NAME.txt`` beside ``lb/NAME.ann``,
-    ``gum/dep/X.conllu`` beside ``gum/coref_tsv``): the builder's own folders never appear."""
-    path = Path(os.path.abspath(path))
-    if isinstance(corpus.split, Path) and path == corpus.split and corpus.given_split:
-        return corpus.given_split
-    best: tuple[int, str] | None = None
-    for given, resolved in zip(corpus.given or [str(p) for p in corpus.inputs], corpus.inputs):
-        anchor = resolved if resolved.is_dir() else resolved.parent
-        given_anchor = given if resolved.is_dir() else os.path.dirname(given)
-        relative = os.path.relpath(path, anchor)
-        ups = relative.split(os.sep).count("..")
-        name = os.path.normpath(os.path.join(given_anchor, relative)).replace(os.sep, "/")
-        if best is None or ups < best[0]:
-            best = (ups, name)
-    assert best is not None
-    return best[1]
-
-
-def opened_files(report_inputs: dict[str, None], corpus: CorpusRecipe) -> dict[str, dict[str, str]]:
-    """Every file the reader (and the split) opened: its name as the recipe gives it -> its absolute path (for
-    this machine's cache, never the release) and its sha256."""
-    found = {}
-    for opened in report_inputs:
-        path = Path(os.path.abspath(opened))
-        if path.is_file():
-            found[as_given(path, corpus)] = {"path": str(path), "sha256": _digest(path.read_bytes())}
-    return dict(sorted(found.items()))
-
-
-def corpus_key(corpus: CorpusRecipe, recipe: Recipe, listing: list[str]) -> str:
-    """The cache key of a corpus task: its inputs as listed, its recipe entry (the split file's content too), the
-    outputs asked for, harmonize's version. The content of every file the task opened is checked apart."""
-    from harmonize import __version__
-
-    entry = {
-        "version": __version__, "name": corpus.name, "from": corpus.source, "options": corpus.options,
-        "rules": corpus.rules, "parse": corpus.parse,
-        "split": corpus.split if isinstance(corpus.split, str) else _digest(corpus.split.read_bytes()) if isinstance(
-            corpus.split, Path) else vars(corpus.split),
-        "outputs": [recipe.formats, recipe.stats, recipe.views, recipe.pcr, recipe.validate],
-        "inputs": listing,
-    }
-    return _digest(json.dumps(entry, sort_keys=True, default=str).encode("utf-8"))
-
-
-def _cached(release: Path, name: str, key: str) -> dict | None:
-    """The summary of a finished task whose key matches and whose files are all there, unchanged."""
-    path = release / CACHE / f"{name}.json"
-    try:
-        entry = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if entry.get("key") != key:
-        return None
-    for opened in entry.get("opened", {}).values():
-        source = Path(opened["path"])
-        if not source.is_file() or _digest(source.read_bytes()) != opened["sha256"]:
-            return None
-    for relative, digest in entry["summary"]["files"].items():
-        file = release / relative
-        if not file.is_file() or _digest(file.read_bytes()) != digest:
-            return None
-    return entry["summary"]
-
-
 def build(recipe: str | Path, output: str | Path, *, jobs: int = 0, engine: str = "local",
           address: str | None = None, only: str | None = None, dry_run: bool = False, clean: bool = False,
           keep_going: bool = False, log: Callable[[str], None] | None = None) -> BuildResult:
     """Build the collection a recipe describes into ``output`` (see the module and the README's "Collections")."""
-    from harmonize.build.tasks import build_corpus, finish_release
+    from harmonize.releases.tasks import build_corpus, finish_release
 
     started = time.monotonic()
     log = log or (lambda message: None)
@@ -152,7 +64,7 @@ def build(recipe: str | Path, output: str | Path, *, jobs: int = 0, engine: str 
     todo: list[tuple[CorpusRecipe, str]] = []
     for corpus in plan.corpora:
         key = corpus_key(corpus, plan, input_listing(corpus))
-        cached = _cached(release, corpus.name, key)
+        cached = cached_summary(release, corpus.name, key)
         if cached is not None:
             summaries[corpus.name] = cached
             result.corpora[corpus.name] = "cached"
@@ -247,16 +159,5 @@ def _run_ray(arguments: list[tuple], task: Callable, address: str | None, gpus: 
         if started_here:
             ray.shutdown()
 
-
-class _CallableModule(types.ModuleType):
-    """``harmonize.build`` is this package and, as the issue's Python API has it, a call: ``harmonize.build(recipe,
-    output, ...)`` is `build` (a function of that name in ``harmonize`` would be replaced by the package the
-    first time it is imported)."""
-
-    def __call__(self, recipe: str | Path, output: str | Path, **options: Any) -> BuildResult:
-        return build(recipe, output, **options)
-
-
-sys.modules[__name__].__class__ = _CallableModule
 
 __all__ = ["BuildResult", "RecipeError", "build", "load_recipe"]

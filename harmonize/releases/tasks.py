@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harmonize.build import opened_files
-from harmonize.build.recipe import SPLITS, CorpusRecipe, Recipe, SplitShares
 from harmonize.errors import HarmonizeError, Report
 from harmonize.io import atomic_write_text
+from harmonize.releases.cache import opened_files
+from harmonize.releases.recipe import SPLITS, CorpusRecipe, Recipe, SplitShares
 from harmonize.schemas.model import Corpus, Document
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 ECBPLUS_DEV = ("2", "5", "12", "18", "21", "23", "34", "35")  # Cybulska & Vossen 2015, as ariecattan/coref uses it
 
 
-def _digest(path: Path) -> str:
+def _file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
@@ -66,8 +66,8 @@ def assign_splits(corpus: CorpusRecipe, documents: list[DocumentFacts], report: 
 
 
 def _own_split(corpus: CorpusRecipe, documents: list[DocumentFacts], report: Report | None) -> dict[str, str]:
-    from harmonize.build.recipe import splits_file
     from harmonize.converters.gum import read_splits
+    from harmonize.releases.recipe import splits_file
 
     found = splits_file(corpus.source, corpus.inputs)
     if found is not None:
@@ -198,7 +198,7 @@ def build_corpus(corpus: CorpusRecipe, plan: Recipe, release_folder: str, key: s
     files = [p for p in sorted(folder.rglob("*")) if p.is_file()]
     if plan.views:
         files += [p for p in sorted((release / "views" / corpus.name).rglob("*")) if p.is_file()]
-    summary["files"] = {p.relative_to(release).as_posix(): _digest(p) for p in files}
+    summary["files"] = {p.relative_to(release).as_posix(): _file_digest(p) for p in files}
     atomic_write_text(release / ".cache" / f"{corpus.name}.json",
                       json.dumps({"key": key, "opened": opened, "summary": summary}, sort_keys=True, indent=1))
     return summary
@@ -516,7 +516,7 @@ def finish_release(plan: Recipe, release: Path, summaries: list[dict]) -> None:
     skipped where the corpus summaries and the recipe are what the last finish was made from."""
     import pandas as pd
 
-    from harmonize import __version__
+    from harmonize.version import __version__
 
     key = hashlib.sha256(json.dumps([__version__, plan.text, summaries], sort_keys=True).encode()).hexdigest()
     marker = release / ".cache" / "_release.json"
@@ -563,8 +563,8 @@ def _validation_markdown(validation: dict) -> str:
 
 
 def _readme(plan: Recipe, summaries: list[dict], tables: dict) -> str:
-    from harmonize import __version__
     from harmonize.stats.render import render
+    from harmonize.version import __version__
 
     lines = [f"# {plan.name}" + (f" {plan.version}" if plan.version else ""), ""]
     if plan.description:
@@ -611,7 +611,7 @@ def _manifest_files(release: Path, manifest: Path) -> list[Path]:
 
 
 def _write_manifest(release: Path, manifest: Path) -> None:
-    atomic_write_text(manifest, "".join(f"{_digest(p)}  {p.relative_to(release).as_posix()}\n"
+    atomic_write_text(manifest, "".join(f"{_file_digest(p)}  {p.relative_to(release).as_posix()}\n"
                                         for p in _manifest_files(release, manifest)))
 
 
@@ -622,4 +622,4 @@ def _manifest_holds(release: Path, manifest: Path) -> bool:
         digest, _, name = line.partition("  ")
         listed[name] = digest
     present = {p.relative_to(release).as_posix(): p for p in _manifest_files(release, manifest)}
-    return set(listed) == set(present) and all(_digest(present[n]) == d for n, d in listed.items())
+    return set(listed) == set(present) and all(_file_digest(present[n]) == d for n, d in listed.items())
