@@ -84,8 +84,8 @@ def main() -> None:
                         help="corefud-scorer.py of ufal/corefud-scorer, to score the test predictions with too")
     options = parser.parse_args()
 
+    from harmonize.conversion import read_corpus
     from harmonize.errors import Report
-    from harmonize.resolvers import read_corpus
     from harmonize.resolvers.model import ResolverConfig
     from harmonize.resolvers.neural import Training, load, resolve, train
     from harmonize.resolvers.protocol import hold_out

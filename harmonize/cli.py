@@ -17,13 +17,12 @@ import typer
 
 from harmonize.conversion import input_files
 from harmonize.converters import formats, get_format
-from harmonize.converters.registry import COMMON_READER_OPTIONS, Format
+from harmonize.converters.registry import COMMON_READER_OPTIONS
 from harmonize.errors import HarmonizeError, Report
 from harmonize.io import atomic_write_text
 from harmonize.parsing import NO_PARSING, PARSE_HELP
 from harmonize.resolvers.cross_document import MEMBERS
 from harmonize.resolvers.protocol import FOLDS
-from harmonize.schemas.model import Corpus
 from harmonize.scoring.matching import DEFAULT_MATCHING, MATCHING_HELP
 from harmonize.scoring.metrics import ALL_METRICS, UA_METRICS
 
@@ -251,11 +250,12 @@ def compare(
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
 ) -> None:
     """Token agreement, mention P/R/F1 (exact spans) and CoNLL score of OURS against a reference, per genre."""
+    from harmonize.conversion import read_corpus
     from harmonize.scoring.compare import compare_corpora
 
     report = Report()
-    result = compare_corpora(_read_corpus(ours, get_format(response_format or source, "read"), lenient, report),
-                             _read_corpus([reference], get_format(key_format or source, "read"), lenient, report))
+    result = compare_corpora(read_corpus(ours, response_format or source, lenient, report),
+                             read_corpus([reference], key_format or source, lenient, report))
     typer.echo(f"{'genre':<14}{'docs':>6}{'same tokens':>13}{'mention P':>11}{'mention R':>11}{'mention F1':>12}"
                f"{'CoNLL':>8}")
     for group in result.groups:
@@ -428,6 +428,7 @@ def stats(
     parse_overwrite: ParseOverwrite = False,
 ) -> None:
     """Corpus statistics tables (CorefUD findings, OntoGUM, RuCoCo and ECB+ tables)."""
+    from harmonize.converters.gum import splits_beside
     from harmonize.stats import GROUPINGS, count_files, length_distributions, tables_from_counts
     from harmonize.stats.render import FORMATS, render, write_parquet, write_plots
 
@@ -438,7 +439,7 @@ def stats(
     reader = get_format(source, "read")
     read_options = reader.read_options(input_option or [])
     files = input_files(inputs, reader, sample=False)
-    split_of = _gum_splits(files) if by == "split" else {}
+    split_of = splits_beside(files) if by == "split" else {}
     groups, report = count_files(files, source, lenient, by, singletons, split_of, read_options, parse,
                                  parse_overwrite)
     tables = tables_from_counts(groups, singletons,
@@ -740,7 +741,7 @@ def resolve_train(
     """Train the neural resolver; the model folder gets safetensors weights, config and tokenizer. With
     --cross-document, the cross-document model (mention detector, pair scorer, thresholds chosen by
     cross-validation over the training topics, or on --dev: training topics held out, never a reported split)."""
-    from harmonize.resolvers import read_corpus
+    from harmonize.conversion import read_corpus
     from harmonize.resolvers.model import ResolverConfig
     from harmonize.resolvers.neural import Training, train
 
@@ -749,8 +750,17 @@ def resolve_train(
     train_corpus = read_corpus(inputs, source, lenient, report, options, rules)
     dev_corpus = read_corpus(dev, source, lenient, report, options, rules) if dev else None
     if cross_document is not None:
-        _train_cross_document(train_corpus, dev_corpus, output, cross_document, epochs, encoder, device, seed,
-                              report, folds, members)
+        from harmonize.resolvers.cross_document import train_cross_document
+
+        if dev_corpus is None and folds < 2:  # a usage error, in the flags' own words
+            raise typer.BadParameter("--cross-document chooses its thresholds by cross-validation (--folds 2 or "
+                                     "more) or on --dev: give one")
+        with _scope_needed():
+            model = train_cross_document(train_corpus, dev_corpus, _scope(cross_document), encoder, epochs or 4, seed,
+                                         device, _say, report, folds, members)
+        model.save(output)
+        _say_report(report)
+        _say(f"wrote {output} (cross-document, per {cross_document})")
         return
     history = train(train_corpus, dev_corpus, output, ResolverConfig(encoder=encoder),
                     Training(epochs=epochs or 10, seed=seed, device=device, max_minutes=max_minutes), resume=resume,
@@ -758,25 +768,6 @@ def resolve_train(
     _say_report(report)
     best = max(history, key=lambda e: e.conll) if dev_corpus is not None else history[-1]
     _say(f"wrote {output} (epoch {best.epoch}" + (f", dev CoNLL {best.conll:.2f})" if best.dev else ")"))
-
-
-def _train_cross_document(train_corpus, dev_corpus, output: Path, scope: str, epochs: int | None, encoder: str,
-                          device: str, seed: int, report: Report, folds: int, members: int) -> None:
-    from harmonize.resolvers.cross_document import train_model, train_model_folds
-
-    if dev_corpus is None and folds < 2:
-        raise typer.BadParameter("--cross-document chooses its thresholds by cross-validation (--folds 2 or more) "
-                                 "or on --dev: give one")
-    with _scope_needed():
-        if dev_corpus is None:
-            model = train_model_folds(train_corpus, folds, _scope(scope), encoder, epochs or 4, seed, device, _say,
-                                      report, members=members)
-        else:
-            model = train_model(train_corpus, dev_corpus, _scope(scope), encoder, epochs or 4, seed, device, _say,
-                                report, members=members)
-    model.save(output)
-    _say_report(report)
-    _say(f"wrote {output} (cross-document, per {scope})")
 
 
 def _scope(scope: str, flag: str = "--cross-document") -> str:
@@ -873,8 +864,20 @@ def validate(
     held out for it, never on dev or test: the first line says which.
     """
     if cross_document is not None:
-        _validate_cross_document(train, dev, source, cross_document, dev_topics, test, test_topics, singletons, epochs,
-                                 encoder, device, model_dir, lenient, input_option, folds, members)
+        from harmonize.resolvers.cross_document import validate_cross_document_files
+
+        report = Report()
+        with _scope_needed():
+            validation = validate_cross_document_files(
+                train, dev, source, _scope(cross_document), dev_topics, test, test_topics, _key_values(input_option),
+                lenient, report, _say, encoder=encoder, epochs=epochs or 4, device=device, singletons=singletons,
+                model_dir=model_dir, folds=folds, members=members)
+        _say_report(report)
+        typer.echo(validation.protocol)
+        typer.echo(f"{validation.train_documents} training and {validation.dev_documents} dev documents; per "
+                   f"{validation.scope}; mention detection exact with singletons, coreference F1 "
+                   f"{'with' if singletons else 'without'} singletons; trained in {validation.train_seconds:.0f} s")
+        typer.echo(validation.table(), nl=False)
         return
     from harmonize.resolvers.model import ResolverConfig
     from harmonize.resolvers.neural import Training
@@ -890,66 +893,6 @@ def validate(
     typer.echo(f"{result.train_documents} training and {result.dev_documents} dev documents; F1, partial "
                "matching, singletons left out")
     typer.echo(result.table())
-
-
-def _validate_cross_document(train: Path, dev: Path, source: str, scope: str, dev_topics: str | None,
-                             test: Path | None, test_topics: str | None, singletons: bool, epochs: int | None,
-                             encoder: str, device: str, model_dir: Path | None, lenient: bool,
-                             input_option: list[str] | None, folds: int, members: int) -> None:
-    from harmonize.resolvers import read_corpus
-    from harmonize.resolvers.cross_document import validate_cross_document
-    from harmonize.resolvers.protocol import select_topics
-
-    scope = _scope(scope)
-    report = Report()
-    options = _key_values(input_option)
-    train_corpus = read_corpus([train], source, lenient, report, options)
-    dev_corpus = read_corpus([dev], source, lenient, report, options) if dev != train else None
-    test_corpus = read_corpus([test], source, lenient, report, options) if test not in (None, train, dev) else None
-    if dev_topics:
-        dev_corpus, rest = select_topics(dev_corpus or train_corpus, dev_topics)
-        if dev == train:
-            train_corpus = rest
-    if test_topics:
-        test_corpus, rest = select_topics(test_corpus or train_corpus, test_topics)
-        if test in (None, train):
-            train_corpus = rest
-        if not test_corpus.documents:
-            _say(f"no documents of the test topics {test_topics}: no test split scored")
-            test_corpus = None
-    if dev_corpus is None or not dev_corpus.documents or not train_corpus.documents:
-        raise typer.BadParameter("train and dev need documents: give two inputs, or one and --dev-topics")
-    with _scope_needed():
-        result = validate_cross_document(train_corpus, dev_corpus, scope, encoder, epochs or 4, device=device,
-                                         singletons=singletons, log=_say, model_dir=model_dir, report=report,
-                                         test=test_corpus, folds=folds, members=members)
-    _say_report(report)
-    typer.echo(result.protocol)
-    typer.echo(f"{len(train_corpus.documents)} training and {len(dev_corpus.documents)} dev documents; per {scope}; "
-               f"mention detection exact with singletons, coreference F1 {'with' if singletons else 'without'} "
-               f"singletons; trained in {result.train_seconds:.0f} s")
-    typer.echo(result.table(), nl=False)
-
-
-def _gum_splits(files: list[Path]) -> dict[str, str]:
-    """document -> split, from GUM's splits.md beside the input folder or one level up."""
-    from harmonize.converters.gum import read_splits
-
-    split_of: dict[str, str] = {}
-    for folder in {p.parent for p in files}:
-        for candidate in (folder, folder.parent):
-            if (candidate / "splits.md").exists():
-                split_of.update({d: name for name, docs in read_splits(candidate).items() for d in docs})
-    return split_of
-
-
-def _read_corpus(inputs: list[Path], reader: Format, lenient: bool, report: Report,
-                 read_options: dict[str, str] | None = None) -> Corpus:
-    """Every input file's documents in one corpus."""
-    corpus = Corpus()
-    for path in input_files(inputs, reader, sample=False):
-        corpus.documents.extend(reader.read(path, lenient, report, read_options).documents)
-    return corpus
 
 
 def _say_report(report: Report) -> None:

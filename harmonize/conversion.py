@@ -406,6 +406,24 @@ def read_corpora(path: Path, reader: Format, lenient: bool, report: Report,
         yield reader.read(path, lenient, report, read_options)
 
 
+def read_corpus(inputs: Sequence[str | Path], source: str = "corefud", lenient: bool = False,
+                report: Report | None = None, read_options: Mapping[str, str] | None = None,
+                rules: str | None = None, parse: str | None = None) -> Corpus:
+    """Every input file (folders searched for the format's files) in one corpus, parsed and converted by the named
+    scheme rules as ``convert`` would."""
+    reader = get_format(source, "read")
+    checked = reader.read_options([f"{key}={value}" for key, value in (read_options or {}).items()])
+    report = report if report is not None else Report()
+    corpus = Corpus()
+    files = input_files([Path(p) for p in inputs], reader)
+    if not files:
+        raise HarmonizeError(f"no {source} files in {', '.join(map(str, inputs))}")
+    for path in files:
+        corpus.documents.extend(reader.read(path, lenient, report, checked).documents)
+    Steps(rules, parse).apply(corpus, report)
+    return corpus
+
+
 def read_documents(inputs: list[Path], reader: Format, lenient: bool, report: Report,
                    read_options: dict[str, str] | None = None) -> Iterator[Document]:
     """The documents of every input, one at a time (`read_corpora`); each piece is freed once its documents have

@@ -64,6 +64,18 @@ def read_splits(folder: str | Path) -> dict[str, list[str]]:
     return splits
 
 
+def splits_beside(files: list[Path]) -> dict[str, str]:
+    """Document -> split, from GUM's ``splits.md`` beside the input files' folder or one level up (a release's
+    ``dep/`` and its top)."""
+    split_of: dict[str, str] = {}
+    for folder in {path.parent for path in files}:
+        for candidate in (folder, folder.parent):
+            if (candidate / "splits.md").exists():
+                split_of.update({document: name for name, documents in read_splits(candidate).items()
+                                 for document in documents})
+    return split_of
+
+
 def tsv_files(folder: Path) -> list[Path]:
     """The documents of a GUM release folder (``coref_tsv/``; ``tsv/`` in ``reddit_masked/``) or of a TSV folder."""
     for inner in (folder / "coref_tsv", folder / "tsv"):

@@ -2,7 +2,8 @@
 run.
 
     import harmonize
-    from harmonize.resolvers import read_corpus, resolve_files
+    from harmonize.conversion import read_corpus
+    from harmonize.resolvers import resolve_files
 
     resolve_files(["dev.conllu"], "pred.conllu", "rules")                 # the rule baseline
     harmonize.resolvers.neural.train(train, dev, "model")                # see harmonize.resolvers.neural
@@ -35,24 +36,6 @@ from harmonize.errors import HarmonizeError, Report
 from harmonize.schemas.model import Corpus
 
 RESOLVERS = ("rules", "model", "lemma")
-
-
-def read_corpus(inputs: Sequence[str | Path], source: str = "corefud", lenient: bool = False,
-                report: Report | None = None, read_options: Mapping[str, str] | None = None,
-                rules: str | None = None, parse: str | None = None) -> Corpus:
-    """Every input file (folders searched for the format's files) in one corpus, parsed and converted by the named
-    scheme rules as ``convert`` would."""
-    reader = get_format(source, "read")
-    checked = reader.read_options([f"{key}={value}" for key, value in (read_options or {}).items()])
-    report = report if report is not None else Report()
-    corpus = Corpus()
-    files = input_files([Path(p) for p in inputs], reader)
-    if not files:
-        raise HarmonizeError(f"no {source} files in {', '.join(map(str, inputs))}")
-    for path in files:
-        corpus.documents.extend(reader.read(path, lenient, report, checked).documents)
-    Steps(rules, parse).apply(corpus, report)
-    return corpus
 
 
 def resolve_files(inputs: Sequence[str | Path], output: str | Path, resolver: str, *, model: str | Path | None = None,

@@ -858,6 +858,8 @@ class Validation:
     predict_seconds: dict[tuple[str, str], float]
     dev_mentions: int
     dev_words: int
+    train_documents: int = 0
+    dev_documents: int = 0
 
     def table(self) -> str:
         columns = ("mention recall", "mention precision", "mention F1", "muc", "bcub", "ceafe", "lea", "conll")
@@ -924,8 +926,61 @@ def validate_cross_document(train: Corpus, dev: Corpus, scope: str = "topic", en
                 for kind in KINDS:
                     rows[(name, mentions, system, kind)] = kind_scores(corpus, response, scope, kind, singletons)
     return Validation(rows, scope, singletons, protocol, train_seconds, predict_seconds,
-                      sum(len(d.mentions) for d in dev.documents), sum(len(list(d.nodes())) for d in dev.documents))
+                      sum(len(d.mentions) for d in dev.documents), sum(len(list(d.nodes())) for d in dev.documents),
+                      len(train.documents), len(dev.documents))
 
 
-__all__ = ["CrossDocumentModel", "Validation", "encode_documents", "is_cross_document_model", "kind_scores",
+def train_cross_document(train: Corpus, dev: Corpus | None, scope: str = "topic", encoder: str = "minilm",
+                         epochs: int = 4, seed: int = 0, device: str = "cpu", log: Callable[[str], None] | None = None,
+                         report: Report | None = None, folds: int = FOLDS, members: int = MEMBERS
+                         ) -> CrossDocumentModel:
+    """What ``harmonize resolve train --cross-document`` trains: its thresholds chosen on ``dev`` where one is given
+    (`train_model`), else by ``folds``-fold cross-validation over the training topics (`train_model_folds`)."""
+    if dev is None and folds < 2:
+        raise HarmonizeError("cross-document training chooses its thresholds by cross-validation (folds 2 or more) "
+                             "or on a dev corpus: give one")
+    if dev is None:
+        return train_model_folds(train, folds, scope, encoder, epochs, seed, device, log, report, members=members)
+    return train_model(train, dev, scope, encoder, epochs, seed, device, log, report, members=members)
+
+
+def validate_cross_document_files(train: str | Path, dev: str | Path, source: str = "ecbplus", scope: str = "topic",
+                                  dev_topics: str | None = None, test: str | Path | None = None,
+                                  test_topics: str | None = None, read_options: dict[str, str] | None = None,
+                                  lenient: bool = False, report: Report | None = None,
+                                  log: Callable[[str], None] | None = None, **options) -> Validation:
+    """`validate_cross_document` on files, as ``harmonize validate --cross-document`` runs it: ``train``, ``dev``
+    and ``test`` read (one path given twice is read once), dev and test topics cut out of the corpus that holds
+    them (``dev_topics``, ``test_topics``: comma-separated; what is cut leaves train). ``options`` go to
+    `validate_cross_document`."""
+    from harmonize.conversion import read_corpus
+    from harmonize.resolvers.protocol import select_topics
+
+    report = report if report is not None else Report()
+    train, dev = Path(train), Path(dev)
+    test = Path(test) if test is not None else None
+    train_corpus = read_corpus([train], source, lenient, report, read_options)
+    dev_corpus = read_corpus([dev], source, lenient, report, read_options) if dev != train else None
+    test_corpus = read_corpus([test], source, lenient, report, read_options) if test not in (None, train, dev) \
+        else None
+    if dev_topics:
+        dev_corpus, rest = select_topics(dev_corpus or train_corpus, dev_topics)
+        if dev == train:
+            train_corpus = rest
+    if test_topics:
+        test_corpus, rest = select_topics(test_corpus or train_corpus, test_topics)
+        if test in (None, train):
+            train_corpus = rest
+        if not test_corpus.documents:
+            if log is not None:
+                log(f"no documents of the test topics {test_topics}: no test split scored")
+            test_corpus = None
+    if dev_corpus is None or not dev_corpus.documents or not train_corpus.documents:
+        raise HarmonizeError("train and dev need documents: give two inputs, or one and dev topics")
+    return validate_cross_document(train_corpus, dev_corpus, scope, log=log, report=report, test=test_corpus,
+                                   **options)
+
+
+__all__ = ["CrossDocumentModel", "Validation", "encode_documents", "train_cross_document",
+           "validate_cross_document_files", "is_cross_document_model", "kind_scores",
            "load_model", "train_model", "train_model_folds", "validate_cross_document"]

@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from harmonize.conversion import read_corpus
 from harmonize.errors import Report
-from harmonize.resolvers import read_corpus
 from harmonize.resolvers.model import ResolverConfig
 from harmonize.resolvers.neural import Epoch, Training, dev_scores, fresh_copy, load, resolve, train
 from harmonize.resolvers.protocol import hold_out
