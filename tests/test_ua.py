@@ -102,6 +102,45 @@ def test_a_non_referring_markable_goes_through_corefud_and_back(tmp_path: Path) 
 
 def test_a_markable_over_two_sentences_follows_the_cross_sentence_option() -> None:
     path = shared(*UA_CASES, "discontinuous-craft", "TC-Q.key")
-    parts = harmonize.read(path, "ua").documents[0]
-    dropped = harmonize.read(path, "ua", cross_sentence="drop").documents[0]
+    parts = harmonize.read(path, "ua", report=Report()).documents[0]
+    dropped = harmonize.read(path, "ua", report=Report(), cross_sentence="drop").documents[0]
     assert len(dropped.mentions) < len(parts.mentions)
+
+
+GUM_WITH_SPACES = ("GUM_academic_exposure", "GUM_bio_emperor", "GUM_reddit_bobby")
+
+
+def test_every_line_we_write_splits_at_white_space_into_its_columns(tmp_path: Path) -> None:
+    """The UA scorer reads a line as ``line.split()``: GUM's MISC values with spaces (``XML=<hi rend:::"italic">``)
+    made it fail on every document. White space inside a value is written as ``_`` and counted, per column."""
+    dep = shared("gum", "v11.1.0", "dep")
+    for name in GUM_WITH_SPACES:
+        report = Report()
+        text = format_ua(harmonize.read(dep / f"{name}.conllu", report=Report()), report)
+        columns = [line.split("\t") for line in text.split("\n") if line and not line.startswith("#")]
+        assert all(len(line.split()) == len(cells) == 15 for line, cells in
+                   zip((line for line in text.split("\n") if line and not line.startswith("#")), columns))
+        misc = "UA: white space inside MISC written as _ (the UA scorer splits lines at any white space)"
+        if name == "GUM_academic_exposure":
+            assert report.counts[misc] > 0 and 'XML=<hi_rend:::"italic"></hi>' in text
+
+
+def test_the_ua_scorer_reads_our_ua_output_of_gum(tmp_path: Path) -> None:
+    """Our UA output of GUM scored against itself by ua-scorer.py (juntaoy/universal-anaphora-scorer): 100 on every
+    metric (all 281 GUM v11.1.0 documents checked by hand the same way). Set UA_SCORER to its ua-scorer.py."""
+    import os
+    import subprocess
+    import sys
+
+    scorer = os.environ.get("UA_SCORER")
+    if not scorer or not Path(scorer).is_file():
+        pytest.skip("set UA_SCORER to ua-scorer.py of juntaoy/universal-anaphora-scorer to run it on our output")
+    dep = shared("gum", "v11.1.0", "dep")
+    corpus = harmonize.Corpus([d for name in GUM_WITH_SPACES
+                               for d in harmonize.read(dep / f"{name}.conllu", report=Report()).documents])
+    path = tmp_path / "gum.conllua"
+    harmonize.write(corpus, path, format="ua", report=Report())
+    done = subprocess.run([sys.executable, scorer, str(path), str(path)], capture_output=True, text=True,
+                          cwd=Path(scorer).parent, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "CoNLL score: 100.00" in done.stdout

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from harmonize.accounting.differ import Differences, diff_corpora
 from harmonize.converters.losses import UNHELD_KINDS, unheld_reason
+from harmonize.converters.ua import spaces_reason
 from harmonize.errors import HarmonizeError, Report
 from harmonize.schemas.model import Document
 
@@ -84,6 +85,8 @@ _LEDGER: list[tuple[str, tuple[str, ...]]] = [
     (r"UA: split antecedent anchors not written", ("split antecedent anchor",)),
     (r"UA: zeros in a markable of several tokens left out", ("mention span",)),
     (r"UA MarkableID made from the mention's order", ("mention field",)),
+    *[(re.escape(spaces_reason(column)), (column,))
+      for column in ("FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")],
     # Notes on what is no annotation: a format's own layout, readers' notes on their input.
     (r"format layout kept for writing back to its own format", ()),
     (r"speaker changes inside a sentence", ()),

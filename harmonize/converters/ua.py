@@ -360,6 +360,11 @@ def _span(parts: list[list[Node]]) -> list[Node]:
 # Writing
 # ---------------------------------------------------------------------------------------------------------------
 
+def spaces_reason(column: str) -> str:
+    """The report reason for white space inside ``column`` written as ``_`` (`_Writer`)."""
+    return f"UA: white space inside {column} written as _ (the UA scorer splits lines at any white space)"
+
+
 def write_ua(corpus: Corpus, path: str | Path, report: Report | None = None) -> None:
     report = report if report is not None else Report()
     atomic_write_text(path, format_ua(corpus, report))
@@ -439,7 +444,7 @@ class _Writer:
     def _line(self, sentence: Sentence, node: Node, cells: tuple[str, str]) -> str:
         read = self.read.get((sentence.index, node.id))
         if read is None:
-            return "\t".join([*node.columns(), misc_text(node), *cells, "_", "_", "_"])
+            return "\t".join([*self._conllu_columns(node), *cells, "_", "_", "_"])
         line, fields = read
         names = self.document.meta.get(META_DECLARED, COLUMNS)
         values = dict(zip(names, fields))
@@ -447,8 +452,27 @@ class _Writer:
                 and node.verbatim_line() is not None:
             return line
         values.update({"IDENTITY": cells[0], **({"BRIDGING": cells[1]} if "BRIDGING" in names else {})})
-        values.update(dict(zip(CONLLU, [*node.columns(), misc_text(node)])))
+        values.update(dict(zip(CONLLU, self._conllu_columns(node))))
         return "\t".join(values.get(name, "_") for name in names)
+
+    def _conllu_columns(self, node: Node) -> list[str]:
+        """ID to MISC, white space inside a value written as ``_`` and counted: the UA scorer (and any reader of
+        space-aligned columns) splits a line at every white space, so a MISC value such as GUM's ``XML=<hi
+        rend:::"italic">`` would shift every column after it."""
+        columns = [*node.columns(), misc_text(node)]
+        for index, name in enumerate(CONLLU[1:], 1):
+            value = columns[index]
+            if not any(character.isspace() for character in value):
+                continue
+            if name == "MISC":
+                items = value.split("|")
+                changed = sum(1 for item in items if any(character.isspace() for character in item))
+                columns[index] = "|".join("_".join(item.split()) or "_" for item in items)
+            else:
+                changed, columns[index] = 1, "_".join(value.split()) or "_"
+            self.report.add(spaces_reason(name), lambda node=node: f"{self.document.id}: word {node.id} {value!r}",
+                            changed)
+        return columns
 
     def _markable_ids(self) -> dict[int, str]:
         ids: dict[int, str] = {}
