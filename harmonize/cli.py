@@ -491,6 +491,8 @@ def pcr_generate(
     window: Annotated[int, typer.Option(help="Sentences in a question: the pronoun's and WINDOW-1 before.")] = 2,
     split: Annotated[str | None, typer.Option(help="Shares of train:dev:test, e.g. 8:1:1 (documents whole).")] = None,
     data_source: Annotated[str | None, typer.Option("--source", help="data_source of the questions.")] = None,
+    masked: Annotated[bool, typer.Option(help="Also ask from documents whose text is masked (GUM's Reddit: "
+                                              "'____ __'); left out and counted by default.")] = False,
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
     input_option: Annotated[list[str] | None, typer.Option("-I", "--input-option", help="Reader option KEY=VALUE.")]
     = None,
@@ -508,7 +510,7 @@ def pcr_generate(
             raise HarmonizeError(f"--split {split!r}: three whole numbers, e.g. 8:1:1")
     report = Report()
     questions = generate_questions(inputs, source, lenient, report, _key_values(input_option), seed, window,
-                                   data_source)
+                                   data_source, masked)
     _say_report(report)
     if split:
         counts = write_split(questions, output, shares, seed)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -173,7 +174,8 @@ def test_the_seed_orders_options_and_the_split_keeps_documents_whole(tmp_path: P
 
 
 @pytest.mark.parametrize(("parts", "source", "count", "split"), [
-    (("gum", "v11.1.0"), "gum", 4282, {"train": 3439, "dev": 448, "test": 395}),  # UD trees, FEATS
+    # 327 questions fewer than before: the 18 Reddit documents, whose text the release masks, give none by default.
+    (("gum", "v11.1.0"), "gum", 3955, {"train": 3173, "dev": 403, "test": 379}),  # UD trees, FEATS
     (("litbank", "conll"), "conll2012", 618, {"train": 495, "dev": 71, "test": 52}),  # CoNLL-2012, no POS
 ])
 def test_questions_from_real_corpora(parts: tuple[str, ...], source: str, count: int, split: dict,
@@ -277,8 +279,8 @@ def test_options_are_chosen_from_tags_not_words_on_masked_and_unmasked_gum() -> 
         for number, node in enumerate(renamed.documents[0].nodes()):
             node.form = f"w{number}"
         report, renamed_report = Report(), Report()
-        asked = generate(original, Settings("GUM"), report)
-        asked_renamed = generate(renamed, Settings("GUM"), renamed_report)
+        asked = generate(original, Settings("GUM", masked=True), report)
+        asked_renamed = generate(renamed, Settings("GUM", masked=True), renamed_report)
         assert asked and [(q.answer, q.sentence_ids) for q in asked] == [
             (q.answer, q.sentence_ids) for q in asked_renamed]
         never = {reason: count for reason, count in report.counts.items() if reason.startswith("mention never")}
@@ -299,3 +301,23 @@ def test_a_large_file_gives_the_questions_of_one_go_a_piece_at_a_time(tmp_path: 
     pieces = generate_questions([source], report=pieces_report)
     assert pieces == whole and len(whole) > 50
     assert pieces_report.counts == whole_report.counts
+
+
+
+
+def test_questions_read_as_the_corpus_text_and_masked_documents_are_left_out() -> None:
+    """GUM's own spacing: "England's", "didn't", never "England 's", "did n't"; GUM's Reddit documents, whose text
+    the release masks, give no questions unless asked for, and are counted."""
+    from harmonize.pcr.generate import MASKED
+
+    dep = shared("gum", "v11.1.0", "dep")
+    report = Report()
+    questions = generate_questions([dep / "GUM_voyage_york.conllu", dep / "GUM_reddit_bobby.conllu",
+                                    dep / "GUM_interview_cyclone.conllu"], "corefud", report=report)
+    assert questions and not any(re.search(r" 's\b| n't\b| 're\b| 'm\b", q.sentence) for q in questions)
+    assert not any("____" in q.sentence for q in questions)
+    assert report.counts[MASKED] == 1
+    for question in questions:  # the blank stands where the pronoun stood
+        assert question.sentence.count("_") >= 1
+    masked = generate_questions([dep / "GUM_reddit_bobby.conllu"], "corefud", report=Report(), masked=True)
+    assert masked and all("____" in q.sentence for q in masked)

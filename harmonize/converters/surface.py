@@ -90,7 +90,7 @@ class DocumentText:
 def document_text(document: Document) -> DocumentText:
     """The text of a whole document: its tokens joined by the whitespace their MISC records (a single space where
     it records nothing), SpacesBefore of the first token in front; nothing after the last token unless it says so."""
-    tokens = [token for sentence in document.sentences for token in _tokens(sentence)]
+    tokens = [token for sentence in document.sentences for token in surface_tokens(sentence)]
     pieces: list[str] = []
     offsets: dict[Node, tuple[int, int]] = {}
     position = 0
@@ -109,7 +109,7 @@ def document_text(document: Document) -> DocumentText:
     return DocumentText("".join(pieces), offsets)
 
 
-def _tokens(sentence: Sentence) -> list[tuple[str, Node, list[Node]]]:
+def surface_tokens(sentence: Sentence) -> list[tuple[str, Node, list[Node]]]:
     """A sentence's surface tokens: (form, the node whose MISC holds the spacing, the words it covers)."""
     multiword = {mwt.first: mwt for mwt in sentence.multiwords}
     tokens = []
@@ -133,7 +133,7 @@ def display_gaps(sentence: Sentence) -> dict[Node, str]:
     or after ``SpaceAfter=No``, a space otherwise (any other whitespace ``SpacesAfter`` records shows as one space,
     as HTML does); an empty node, which has no characters, gets a space after it."""
     gaps: dict[Node, str] = {node: " " for node in sentence.nodes if node.is_empty}
-    for _form, spacing, words in _tokens(sentence):
+    for _form, spacing, words in surface_tokens(sentence):
         for word in words[:-1]:
             gaps[word] = ""
         gaps[words[-1]] = " " if gap_after(spacing, last=False) else ""

@@ -16,6 +16,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from harmonize.converters.surface import gap_after, surface_tokens
 from harmonize.errors import Report
 from harmonize.pcr.perspectives import Agreement, from_feats, from_text, set_perspectives
 from harmonize.pcr.questions import Question
@@ -42,6 +43,7 @@ CATAPHORA = "pronoun without a question: cataphora (its entity's nominal mention
 NO_DISTRACTOR = "pronoun without a question: no nominal mention of another entity (with another text) in the window"
 NOT_THIRD_PERSON = "pronoun mention left out: first or second person"
 NOT_AN_OPTION = "mention never an option: {}"
+MASKED = "document without questions: its text is masked or empty (GUM's Reddit documents ship as '____ __')"
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,7 @@ class Settings:
     source: str
     seed: int = 0
     window: int = 2  # sentences: the pronoun's and the one before
+    masked: bool = False  # also ask from documents whose text is masked (their options chosen by tags)
 
 
 def _head(mention: Mention) -> Node | None:
@@ -89,8 +92,11 @@ def not_an_option(mention: Mention, language: str | None) -> str | None:
 
 
 def _segment_text(sentences: list[Sentence]) -> tuple[str, dict[int, tuple[int, int]]]:
-    """The segment's text from its words (SpaceAfter=No respected; sentences joined by a space) and each word's
-    [start, end) in it."""
+    """The segment's text as the corpus has it (its tokens, multiword tokens included, and the spacing their MISC
+    records: "the chicken's beak", "didn't", not "chicken 's", "did n't"; any white space shown as one space,
+    sentences joined by a space) and each word's [start, end) in it. The words of a multiword token that glue into
+    it ("did" + "n't") get their own characters; where they do not (Spanish "del" = "de" + "el") they share the
+    token's."""
     parts: list[str] = []
     spans: dict[int, tuple[int, int]] = {}
     at = 0
@@ -98,12 +104,19 @@ def _segment_text(sentences: list[Sentence]) -> tuple[str, dict[int, tuple[int, 
         if parts and not parts[-1].endswith(" "):
             parts.append(" ")
             at += 1
-        words = sentence.words
-        for index, word in enumerate(words):
-            spans[id(word)] = (at, at + len(word.form))
-            parts.append(word.form)
-            at += len(word.form)
-            if index + 1 < len(words) and word.misc.get("SpaceAfter") != "No":
+        tokens = surface_tokens(sentence)
+        for index, (form, spacing, words) in enumerate(tokens):
+            if "".join(word.form for word in words) == form:
+                start = at
+                for word in words:
+                    spans[id(word)] = (start, start + len(word.form))
+                    start += len(word.form)
+            else:
+                for word in words:
+                    spans[id(word)] = (at, at + len(form))
+            parts.append(form)
+            at += len(form)
+            if index + 1 < len(tokens) and gap_after(spacing, last=False):
                 parts.append(" ")
                 at += 1
     return "".join(parts), spans
@@ -213,8 +226,19 @@ def generate(corpus: Corpus, settings: Settings, report: Report) -> list[Questio
     duplicates of all its inputs at once)."""
     questions: list[Question] = []
     for document in corpus.documents:
+        if not settings.masked and is_masked(document):
+            report.add(MASKED, str(document.id))
+            continue
         questions += questions_of_document(document, settings, report)
     return questions
+
+
+def is_masked(document: Document) -> bool:
+    """Whether the document's text is not there to read: no word at all, or most words only underscores (a
+    release that masks its text, as GUM's Reddit documents, which a script fills in from Reddit)."""
+    forms = [node.form for node in document.nodes() if not node.is_empty]
+    masked = sum(1 for form in forms if not form.strip("_"))
+    return not forms or masked > len(forms) / 2
 
 
 def split_by_document(questions: Iterable[Question], shares: tuple[int, ...], seed: int) -> list[list[Question]]:
