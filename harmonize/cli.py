@@ -521,7 +521,7 @@ def pcr_generate(
 
 @pcr_app.command("convert", epilog=_examples(
     "harmonize pcr sets",
-    "harmonize pcr convert pcr/wsc/WSCollection.xml --from wsc -o wsc.jsonl",
+    "harmonize pcr convert pcr/wsc/WSCollection.xml --from wsc-xml -o wsc.jsonl",
 ))
 def pcr_convert(
     input_file: Annotated[Path, typer.Argument(help="A WSC-style set file.", show_default=False)],
@@ -597,7 +597,9 @@ def pcr_solve(
 ))
 def pcr_evaluate(
     gold: Annotated[Path, typer.Argument(help="Gold questions (JSONL).", show_default=False)],
-    predicted: Annotated[Path, typer.Argument(help="Predictions: the same questions, in order.", show_default=False)],
+    predicted: Annotated[Path, typer.Argument(
+        help="Predictions: the same questions with their predicted answers, in any order (paired by sentence, "
+             "pronoun and options).", show_default=False)],
     train: Annotated[Path | None, typer.Option(help="Training questions: frequency, relevance, polarity.")] = None,
     style: Annotated[str, typer.Option("--format", help="text, markdown, latex")] = "text",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
@@ -613,12 +615,8 @@ def pcr_evaluate(
         raise HarmonizeError(f"--format {style!r}: text, markdown or latex")
     report = Report()
     gold_questions = read_questions(gold, lenient, report)
-    answers = [q.answer for q in read_questions(predicted, lenient, report)]
-    if any(answer not in (1, 2) for answer in answers):
-        raise HarmonizeError(f"{predicted}: every prediction needs answer 1 or 2")
-    if len(answers) != len(gold_questions):
-        raise HarmonizeError(f"{predicted}: {len(answers)} predictions for the {len(gold_questions)} questions of {gold}")
-    result = pcr.evaluate(gold_questions, answers,  # type: ignore[arg-type]
+    answers = pcr.paired_answers(gold_questions, read_questions(predicted, lenient, report), str(predicted))
+    result = pcr.evaluate(gold_questions, answers,
                           read_questions(train, lenient, report) if train else None)
     _say_report(report)
     if as_json:

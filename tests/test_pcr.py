@@ -303,6 +303,29 @@ def test_a_large_file_gives_the_questions_of_one_go_a_piece_at_a_time(tmp_path: 
     assert pieces_report.counts == whole_report.counts
 
 
+def test_predictions_pair_with_the_gold_by_question_not_by_position(tmp_path: Path) -> None:
+    """Predictions in another order score the same; predictions for other questions are refused, not scored (by
+    position they scored 55.70% without a word)."""
+    from harmonize.errors import HarmonizeError
+    from harmonize.pcr.evaluate import paired_answers
+
+    gold = read_set(shared("pcr", "wsc", "WSCollection.xml"), "wsc-xml")
+    shuffled = list(reversed(gold))
+    assert paired_answers(gold, shuffled) == [q.answer for q in gold]
+    others = read_set(shared("pcr", "winogender", "templates.tsv"), "winogender")[: len(gold)]
+    with pytest.raises(HarmonizeError, match=f"{len(gold)} gold question"):
+        paired_answers(gold, others)
+    with pytest.raises(HarmonizeError, match="predicted twice"):
+        paired_answers(gold, [*gold, gold[0]])
+
+
+def test_winogrande_questions_keep_their_own_ids(tmp_path: Path) -> None:
+    source = shared("pcr", "winogrande_1.1", "train_xs.jsonl")
+    ids = [json.loads(line)["qID"] for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
+    questions = read_set(source, "winogrande")
+    write_questions(questions, tmp_path / "wg.jsonl", "winogrande")
+    written = [json.loads(line)["qID"] for line in (tmp_path / "wg.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert written == ids[: len(written)] and len(written) == len(questions)
 
 
 def test_questions_read_as_the_corpus_text_and_masked_documents_are_left_out() -> None:

@@ -54,6 +54,34 @@ def _row(name: str, pairs: Sequence[tuple[Question, int]]) -> Row:
     return Row(name, len(pairs), sum(gold.answer != predicted for gold, predicted in pairs))
 
 
+def paired_answers(gold: Sequence[Question], predicted: Sequence[Question], where: str = "predictions"
+                   ) -> list[int]:
+    """Each gold question's predicted answer, the prediction found by the question itself (sentence, pronoun and
+    the two options in their order), not by position: predictions for other questions, or in another order, would
+    otherwise be scored against the wrong gold. A gold question without a prediction, a prediction without a gold
+    question, or a prediction twice is an error naming how many and one example."""
+    def identity(question: Question) -> tuple[str, str, str, str]:
+        return (question.sentence, question.pronoun, question.option1, question.option2)
+
+    answers: dict[tuple[str, str, str, str], int | None] = {}
+    for question in predicted:
+        if identity(question) in answers:
+            raise HarmonizeError(f"{where}: the question {question.sentence!r} is predicted twice")
+        answers[identity(question)] = question.answer
+    missing = [question for question in gold if identity(question) not in answers]
+    known = {identity(question) for question in gold}
+    extra = [key for key in answers if key not in known]
+    if missing or extra:
+        example = missing[0].sentence if missing else extra[0][0]
+        raise HarmonizeError(f"{where}: {len(missing)} gold question(s) without a prediction and {len(extra)} "
+                             f"prediction(s) of no gold question (e.g. {example!r}); predictions are paired with "
+                             "the gold by sentence, pronoun and options")
+    found = [answers[identity(question)] for question in gold]
+    if any(answer not in (1, 2) for answer in found):
+        raise HarmonizeError(f"{where}: every prediction needs answer 1 or 2")
+    return found  # type: ignore[return-value]
+
+
 def evaluate(gold: Sequence[Question], predicted: Sequence[int], train: Sequence[Question] | None = None,
              buckets: int = 4) -> Evaluation:
     """All of PCR4ALL's tables for predictions (1 or 2 per gold question, in order)."""

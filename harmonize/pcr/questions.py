@@ -65,8 +65,10 @@ class Question:
         return record
 
     def to_winogrande(self, number: int) -> dict[str, Any]:
-        """WinoGrande's own keys: ``answer`` a string, an id per question."""
-        return {"qID": f"{self.data_source or 'q'}-{number}", "sentence": self.sentence, "option1": self.option1,
+        """WinoGrande's own keys: ``answer`` a string, an id per question: a WinoGrande question's own ``qID``
+        (kept in ``doc_id`` when read), else one made from the source and ``number``."""
+        own = self.doc_id if self.data_source == "WinoGrande" and self.doc_id else None
+        return {"qID": own or f"{self.data_source or 'q'}-{number}", "sentence": self.sentence, "option1": self.option1,
                 "option2": self.option2, "answer": "" if self.answer is None else str(self.answer)}
 
 
