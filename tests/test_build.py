@@ -12,6 +12,7 @@ import pytest
 
 import harmonize
 from harmonize.conversion import sample_path
+from harmonize.errors import Report
 from harmonize.releases import load_recipe
 from harmonize.releases.recipe import RecipeError
 from tests.conftest import ROOT, SHARED_DATA, shared
@@ -184,7 +185,7 @@ def test_neural_validation_trains_on_train_and_scores_dev(tmp_path: Path) -> Non
     pytest.importorskip("transformers", reason="the resolver extra is not installed: pip install -e '.[resolver]'")
     from tests.conftest import make_tiny_encoder
 
-    words = [n.form for d in harmonize.read(shared("mmax2", "parcorfull", "news", "EN"), "mmax2").documents
+    words = [n.form for d in harmonize.read(shared("mmax2", "parcorfull", "news", "EN"), "mmax2", report=Report()).documents
              for n in d.nodes()]
     encoder = make_tiny_encoder(tmp_path / "encoder", words)
     recipe = small_recipe(tmp_path, corpora=corpus_table(*PARCORFULL), extra=f"""validate = "neural"

@@ -31,7 +31,7 @@ def written_sample(fmt: str, folder: Path) -> Path:
     """The packaged sample in format ``fmt``, as harmonize writes it: the path the reader takes."""
     target = get_format(fmt, "write")
     out = folder / f"sample{target.extension}" if target.extension and not target.writes_per_document else folder
-    harmonize.convert([sample_path()], "corefud", fmt, out)
+    harmonize.convert([sample_path()], "corefud", fmt, out, warn_losses=False)
     return out
 
 

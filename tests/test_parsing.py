@@ -59,8 +59,8 @@ def rows(corpus: harmonize.Corpus) -> list[tuple]:
 
 def test_tei_parsed_keeps_tokens_sentences_tags_and_semantic_heads(udpipe_model: Path, tmp_path: Path) -> None:
     document = shared("pcc", "tei_format_sample_liner2", "pst20_00120445")
-    plain = harmonize.read(document, "tei")
-    parsed = harmonize.read(document, "tei")
+    plain = harmonize.read(document, "tei", report=Report())
+    parsed = harmonize.read(document, "tei", report=Report())
     report = harmonize.parse(parsed, f"udpipe:{udpipe_model}")
     assert rows(parsed) == rows(plain)  # the source's words, sentence breaks and tags, untouched
     words = [n for d in parsed for s in d.sentences for n in s.nodes if not n.is_empty]
@@ -74,7 +74,7 @@ def test_tei_parsed_keeps_tokens_sentences_tags_and_semantic_heads(udpipe_model:
     assert {r for r in report.counts if r.startswith("column the source filled")} == {
         f"column the source filled, kept while parsing: {c.upper()}" for c in TAG_COLUMNS}
     out = tmp_path / "pcc.conllu"
-    harmonize.write(parsed, out)
+    harmonize.write(parsed, out, report=Report())
     ok, output = validate(out, "pl")  # a zero subject (empty node) makes the enhanced graph needed: it is there
     assert ok, output
 
@@ -149,7 +149,7 @@ def test_columns_the_source_filled_are_kept_unless_overwritten(udpipe_model: Pat
 
 def test_without_a_parser_the_report_counts_mentions_left_without_a_head(tmp_path: Path) -> None:
     (tmp_path / "in.conllu").write_text(UNPARSED, encoding="utf-8")
-    result = harmonize.convert([tmp_path / "in.conllu"], output=tmp_path / "out.conllu")
+    result = harmonize.convert([tmp_path / "in.conllu"], output=tmp_path / "out.conllu", warn_losses=False)
     assert result.total.counts[NO_HEAD_WITHOUT_PARSING] == 1  # "The old man"; "He" is its own head
     # Nothing else changes, but the empty head field, which udapi and the CorefUD scorer refuse, is written as the
     # mention's first word (udapi's default), and counted.

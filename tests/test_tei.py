@@ -170,7 +170,7 @@ def test_nkjp_table() -> None:
 def test_tei_model_tei_model(tmp_path: Path, zeros: str, compress: str) -> None:
     for source in (NKJP_STYLE, *([SHARED] if (SHARED := _sample_or_none()) else [])):
         first = tei.read_tei(source, zeros=zeros)
-        harmonize.write(first, tmp_path / "out", "tei", gzip=compress)
+        harmonize.write(first, tmp_path / "out", "tei", report=Report(), gzip=compress)
         folder = tmp_path / "out" / source.name
         assert {p.name for p in folder.iterdir()} == {f"{layer}.xml{'.gz' if compress == 'yes' else ''}"
                                                     for layer in tei.LAYERS}
@@ -244,8 +244,8 @@ def test_corefud_tei_corefud(tmp_path: Path, path: Path | None) -> None:
 def test_corefud_zero_subject_comes_back_on_its_verb(tmp_path: Path) -> None:
     """The packaged sample's zero (3.1, DEPS 4:nsubj, entity of "Mary") is written as a zero mention on "asked" and
     read back as an empty node right after it."""
-    sample = harmonize.read(Path(str(resources_sample())))
-    harmonize.write(sample, tmp_path, "tei")
+    sample = harmonize.read(Path(str(resources_sample())), report=Report())
+    harmonize.write(sample, tmp_path, "tei", report=Report())
     back = tei.read_tei(tmp_path / "sample-1").documents[0]
     sentence = next(s for s in back.sentences if s.text == "Mary called and asked about the book.")
     (zero,) = [n for n in sentence.nodes if n.is_empty]
