@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from harmonize.error_analysis.analysis import DiffResult
     from harmonize.releases import BuildResult
     from harmonize.scoring.frame import CorpusScore
+    from harmonize.scoring.systems import SystemsComparison
 
 
 def read(path: str | Path, format: str = "corefud", lenient: bool = False, report: Report | None = None,
@@ -78,11 +79,22 @@ def parse(corpus: Corpus, engine: str, overwrite: bool = False, report: Report |
 
 def score(key: str | Path, response: str | Path, format: str = "corefud", **options: Any) -> CorpusScore:
     """Score a response file against a key file, as ``harmonize score`` does; ``options`` are those of
-    `harmonize.scoring.score.score_files` (metrics, singletons, mode, cross_document, ...). Returns a
-    `CorpusScore`."""
+    `harmonize.scoring.score.score_files` (metrics, singletons, mode, cross_document, ``by`` a grouping, ``ci`` an
+    interval level...). Returns a `CorpusScore`."""
     from harmonize.scoring.score import score_files
 
     return score_files(key, response, format, **options)
+
+
+def compare_systems(key: str | Path, responses: list[str | Path], format: str = "corefud",
+                    **options: Any) -> SystemsComparison:
+    """Several systems' outputs scored against one key on the same documents, each pair tested (paired bootstrap,
+    approximate randomization), as ``harmonize score KEY SYS_A SYS_B ...`` does; ``options`` are those of
+    `harmonize.scoring.systems.compare_systems` (``tested`` metrics, ``level``, ``samples``, ``seed``, ``exact``)
+    and of `harmonize.scoring.score.score_files`. Returns a `SystemsComparison`."""
+    from harmonize.scoring.systems import compare_systems as compare
+
+    return compare(key, list(responses), format=format, **options)
 
 
 def diff(key: str | Path, response: str | Path, format: str = "corefud", **options: Any) -> DiffResult:
@@ -106,5 +118,5 @@ def build(recipe: str | Path, output: str | Path, **options: Any) -> BuildResult
 __all__ = [
     "Bridge", "Conversion", "Corpus", "Document", "Entity", "FormatError", "HarmonizeError", "LossWarning", "Mention",
     "ModelError",
-    "Node", "Report", "Sentence", "SplitAntecedent", "build", "convert", "diff", "formats", "parse", "read", "score", "write",
+    "Node", "Report", "Sentence", "SplitAntecedent", "build", "compare_systems", "convert", "diff", "formats", "parse", "read", "score", "write",
 ]

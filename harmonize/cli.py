@@ -161,10 +161,14 @@ def convert(
     "harmonize score litbank/conll/ converted/ --format conll2012 --per-document",
     "harmonize score key.conllua sys.conllua --format ua --bridging",
     "harmonize score key.conllua sys.conllua --shared-task codicrac22ar",
+    "harmonize score gold.conllu system.conllu --by genre --ci 95",
+    "harmonize score gold.conllu a.conllu b.conllu --table latex --plot plot.svg",
 ))
 def score(
     key: Annotated[Path, typer.Argument(help="Gold file, or a folder of them (documents paired by id).")],
-    response: Annotated[Path, typer.Argument(help="System file or folder.")],
+    responses: Annotated[list[Path], typer.Argument(
+        help="System file or folder; several systems are compared on the same documents, each pair tested.",
+        show_default=False)],
     source: Annotated[str, typer.Option("--format", help="Format of both sides (any format harmonize reads).")] = (
         "corefud"),
     key_format: Annotated[str | None, typer.Option("--from-key", help="Format of KEY (default: --format).")] = None,
@@ -207,20 +211,47 @@ def score(
         "-I", "--input-option", help="Reader option KEY=VALUE, repeatable (see `harmonize formats`).")] = None,
     parse: ParseEngine = NO_PARSING,
     parse_overwrite: ParseOverwrite = False,
+    by: Annotated[str | None, typer.Option(
+        help="Also score each group of documents as the whole is: genre, topic, subtopic, document, id:REGEX (the "
+             "pattern's first group in the document id) or a metadata name (# meta::NAME).", show_default=False)
+    ] = None,
+    ci: Annotated[float | None, typer.Option(
+        "--ci", help="Add a bootstrap interval over documents, at this level in percent (e.g. 95), to every F1 "
+                     "(several systems: 95 unless given).", show_default=False)] = None,
+    samples: Annotated[int, typer.Option(help="Resamples of the bootstrap and the randomization test.")] = 10_000,
+    seed: Annotated[int, typer.Option(help="Seed of the resampling: the same seed gives the same figures.")] = 0,
+    test: Annotated[str, typer.Option(
+        help="Several systems: the metrics each pair is tested on, comma-separated (default: conll).",
+        show_default=False)] = "",
+    exact: Annotated[bool, typer.Option(
+        help="Several systems: enumerate every assignment of the randomization test (at most 20 documents).")
+    ] = False,
+    table: Annotated[str, typer.Option(help="Several systems: the tables as text, markdown or latex.")] = "text",
+    plot: Annotated[Path | None, typer.Option(
+        help="Several systems: a plot of the tested metrics per system, intervals drawn (.png or .svg).",
+        show_default=False)] = None,
 ) -> None:
-    """Score RESPONSE against KEY, summed over documents as the reference scorers do.
+    """Score RESPONSE against KEY, summed over documents as the reference scorers do; with several responses,
+    compare them: each system's score and, for each pair, the difference, its interval and p-values (paired
+    bootstrap, approximate randomization).
 
     A metric with nothing to count (zero on a file without empty nodes) prints n/a.
     """
     from harmonize.scoring.score import score_files, score_lines
 
-    result = score_files(key, response, source, get_format(key_format or source, "read").read_options(
-                             input_option or []),
-                         [m.strip() for m in metrics.split(",") if m.strip()] or None, singletons, not ignore_forms,
-                         matching, cross_document, split_antecedents, parse=parse, parse_overwrite=parse_overwrite,
-                         lenient=lenient, only_split_antecedents=only_split_antecedents, non_referring=non_referring,
-                         bridging=bridging, discourse_deixis=discourse_deixis, shared_task=shared_task,
-                         key_format=key_format, response_format=response_format)
+    options = {"format": source, "read_options": get_format(key_format or source, "read").read_options(
+                   input_option or []),
+               "singletons": singletons, "forms": not ignore_forms, "mode": matching,
+               "cross_document": cross_document, "split_antecedents": split_antecedents, "parse": parse,
+               "parse_overwrite": parse_overwrite, "lenient": lenient,
+               "only_split_antecedents": only_split_antecedents, "non_referring": non_referring,
+               "bridging": bridging, "discourse_deixis": discourse_deixis, "shared_task": shared_task,
+               "key_format": key_format, "response_format": response_format, "by": by}
+    chosen = [m.strip() for m in metrics.split(",") if m.strip()] or None
+    if len(responses) > 1:
+        _compare_systems(key, responses, chosen, options, ci, samples, seed, test, exact, table, plot, as_json)
+        return
+    result = score_files(key, responses[0], metrics=chosen, ci=ci, samples=samples, seed=seed, **options)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         _say_report(result.report)
@@ -466,6 +497,31 @@ def stats(
 pcr_app = typer.Typer(no_args_is_help=True, help="Pronoun binary-choice questions (PCR4ALL): generate, convert, "
                                                    "solve, evaluate.")
 app.add_typer(pcr_app, name="pcr")
+
+
+def _compare_systems(key: Path, responses: list[Path], metrics: list[str] | None, options: dict, ci: float | None,
+                     samples: int, seed: int, test: str, exact: bool, table: str, plot: Path | None,
+                     as_json: bool) -> None:
+    from harmonize.scoring.systems import compare_systems, comparison_rows, group_rows, plot_systems, render_table
+
+    comparison = compare_systems(key, responses, metrics=metrics, tested=[m.strip() for m in test.split(",")
+                                                                          if m.strip()] or None,
+                                 level=ci or 95, samples=samples, seed=seed, exact=exact, **options)
+    if as_json:
+        typer.echo(json.dumps(comparison.to_json()))
+    else:
+        systems, pairs = comparison_rows(comparison)
+        typer.echo(render_table(systems, table))
+        typer.echo(render_table(pairs, table), nl=False)
+        if comparison.scores[0].groups:
+            typer.echo("")
+            typer.echo(render_table(group_rows(comparison), table), nl=False)
+    if plot is not None:
+        _say(f"wrote {plot_systems(comparison, plot)}")
+    for name, result in zip(comparison.systems, comparison.scores):
+        for note in result.notes:
+            _say(f"note: {name}: {note}")
+        _say_report(result.report)
 
 
 def _key_values(pairs: list[str] | None) -> dict[str, str]:

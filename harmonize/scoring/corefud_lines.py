@@ -117,6 +117,7 @@ class _Reading:
         self.id = doc_id
         self.topic: str | None = None
         self.subtopic: str | None = None
+        self.meta: dict[str, str] = {}
         self.sentences = 0
         self.words: list[str] = []  # a string a sentence, as `harmonize.scoring.score.document_words` has them
         # eid -> its mentions as (order, span), in the order their entities were first built
@@ -157,6 +158,8 @@ class _Reading:
             self.topic = value
         elif key == "meta::subtopic":
             self.subtopic = value
+        elif key.startswith("meta::") and sep:  # GUM's genre, any other metadata a score may be grouped by
+            self.meta[key[len("meta::"):]] = value
 
     def _sentence(self, lines: list[str], first: int, tokens: int, stop: int) -> None:
         for index in range(first, tokens):
@@ -374,7 +377,7 @@ class _Reading:
                 seen.add(identity)
                 cluster.append(span)
         self.documents.append(ScoredDocument(self.id, self.topic, self.words, entities, list(inclusions.items()),
-                                             duplicates, self.subtopic))
+                                             duplicates, self.subtopic, self.meta.get("genre"), self.meta))
 
 
 def _nodes(lines: list[str], tokens: int, stop: int, sentence_index: int) -> list[Node]:

@@ -14,7 +14,7 @@ from harmonize.errors import HarmonizeError, Report
 from harmonize.parsing.trees import parse_corpus
 from harmonize.schemas.model import Corpus, pairing_key
 from harmonize.scoring.metrics import BlancScore, Score
-from harmonize.scoring.scored import ScoredDocument, scored_documents
+from harmonize.scoring.scored import DocumentFacts, ScoredDocument, scored_documents
 
 
 @dataclass
@@ -32,6 +32,14 @@ class CorpusScore:
     settings: str | None = None
     # Lines about how to read the figures (a side whose heads look guessed under head matching).
     notes: list[str] = field(default_factory=list)
+    # What each partition's document can be grouped by, in the order of ``partitions`` (a topic's partition: its
+    # topic); empty where the scorer gives none.
+    facts: list[DocumentFacts] = field(default_factory=list)
+    # Metric (and "conll") -> the bootstrap interval of its F1 (`harmonize.scoring.significance`), at ``level``.
+    ci: dict[str, tuple[float, float]] = field(default_factory=dict)
+    level: float | None = None
+    # Group name -> the score of its documents alone (`harmonize.scoring.significance.score_groups`).
+    groups: dict[str, CorpusScore] = field(default_factory=dict)
 
     def macro(self, name: str) -> tuple[float, int]:
         """Mean F1 over partitions, leaving out those where the metric has nothing to count on either side (MUC
@@ -56,11 +64,13 @@ class CorpusScore:
         report.merge(self.report)
         report.merge(other.report)
         return CorpusScore(metrics, self.documents + other.documents, duplicates, self.partitions + other.partitions,
-                           report, self.settings)
+                           report, self.settings, facts=self.facts + other.facts)
 
     def to_json(self) -> dict:
         """``{"metrics": {name: {"recall", "precision", "f1"}}, "conll": ...}``; UA's bridging figures nested as
-        ``metrics["bridging"]["recognition" | "markable" | "entity"]``; ``"settings"`` where chosen."""
+        ``metrics["bridging"]["recognition" | "markable" | "entity"]``; ``"settings"`` where chosen; with intervals
+        ``"ci"`` (metric or ``"conll"`` -> ``[low, high]`` of its F1) and ``"level"``; by group ``"groups"`` (name ->
+        this same object for the group's documents alone)."""
         metrics: dict[str, dict] = {}
         for name, s in self.metrics.items():
             figures = {"recall": s.recall, "precision": s.precision, "f1": s.f1}
@@ -74,6 +84,11 @@ class CorpusScore:
             result["settings"] = self.settings
         if self.notes:
             result["notes"] = self.notes
+        if self.ci:
+            result["ci"] = {name: list(interval) for name, interval in self.ci.items()}
+            result["level"] = self.level
+        if self.groups:
+            result["groups"] = {name: group.to_json() for name, group in self.groups.items()}
         return result
 
 

@@ -22,8 +22,9 @@ from harmonize.scoring.assignment import sparse_assignment
 from harmonize.scoring.frame import CorpusScore, align, defined, read_scored, read_sides, scored_pieces, worker_pays
 from harmonize.scoring.matching import DEFAULT_MATCHING, MATCHING_MODES, Span, match
 from harmonize.scoring.metrics import ALL_METRICS, MENTION_METRICS, METRICS, BlancScore, Score
-from harmonize.scoring.scored import ScoredDocument, SplitRelation, scored_documents
+from harmonize.scoring.scored import DocumentFacts, ScoredDocument, SplitRelation, scored_documents
 from harmonize.scoring.shared_tasks import shared_task as get_shared_task
+from harmonize.scoring.significance import add_intervals, score_groups
 
 
 def mention_overlap(key: list[list[Span]], response: list[list[Span]]) -> Score:
@@ -249,11 +250,14 @@ def score_files(
     shared_task: str | None = None,
     key_format: str | None = None,
     response_format: str | None = None,
+    by: str | None = None,
+    ci: float | None = None,
+    samples: int = 10_000,
+    seed: int = 0,
 ) -> CorpusScore:
     """Read a key and a response file or folder and score them: what ``harmonize score`` runs. ``format`` is both
     sides' format; ``key_format`` or ``response_format`` name one side's where they differ (a CoNLL-2012 key against
-    a CorefUD response: the words must agree, as always). ``mode`` None is
-    the format's usual matching: head (the CorefUD scorer's default since its 1.1; see `DEFAULT_MATCHING`) for
+    a CorefUD response: the words must agree, as always). ``mode`` None is the format's usual matching: head (the CorefUD scorer's default since its 1.1; see `DEFAULT_MATCHING`) for
     tokens, exact for character spans (RuCoCo). ``lenient`` drops broken annotation instead of raising; the result's
     ``report`` says what was dropped. With two cores or more (``jobs``: 0 for all) and a large response, the
     response is read in a worker process while this one reads the key; the worker sends back only what the scorer
@@ -264,7 +268,47 @@ def score_files(
     ``ua``, which is scored as the UA scorer does (`harmonize.scoring.ua`: ``mode`` exact or min, and
     ``only_split_antecedents``, ``non_referring``, ``bridging``, ``discourse_deixis``). ``shared_task`` names a
     shared task's settings (`harmonize.scoring.shared_tasks`), which replace the format, metrics, singletons,
-    matching and the UA options; the result's ``settings`` says them."""
+    matching and the UA options; the result's ``settings`` says them.
+
+    ``by`` adds the score of each group of documents (`harmonize.scoring.significance.grouping`: ``genre``,
+    ``topic``, ``document``, ``id:REGEX`` or a metadata name), each scored as the whole is; ``ci`` (a level in
+    percent, e.g. 95) adds a bootstrap interval over documents to every F1, the groups' too (``samples`` resamples
+    drawn with ``seed``: the same seed gives the same interval)."""
+    result = _score_files(key, response, format, read_options, metrics, singletons, forms, mode, cross_document,
+                          split_antecedents, zeros, jobs, parse, parse_overwrite, lenient, only_split_antecedents,
+                          non_referring, bridging, discourse_deixis, shared_task, key_format, response_format)
+    if by is not None:
+        score_groups(result, by)
+    if ci is not None:
+        add_intervals(result, ci, samples, seed)
+    return result
+
+
+def _score_files(
+    key: str | Path,
+    response: str | Path,
+    format: str = "corefud",
+    read_options: dict[str, str] | None = None,
+    metrics: list[str] | None = None,
+    singletons: bool | None = None,
+    forms: bool = True,
+    mode: str | None = None,
+    cross_document: str | None = None,
+    split_antecedents: bool | None = None,
+    zeros: str = "dependent",
+    jobs: int = 0,
+    parse: str | None = None,
+    parse_overwrite: bool = False,
+    lenient: bool = False,
+    only_split_antecedents: bool = False,
+    non_referring: bool = False,
+    bridging: bool = False,
+    discourse_deixis: bool = False,
+    shared_task: str | None = None,
+    key_format: str | None = None,
+    response_format: str | None = None,
+) -> CorpusScore:
+    """`score_files` without groups and intervals."""
     described = None
     if shared_task is not None:
         task = get_shared_task(shared_task)
@@ -445,6 +489,7 @@ def score_documents(
     duplicates = {"key": 0, "response": 0}
     pairs = align(key, response)
     per_partition: list[tuple[str, dict[str, Score | BlancScore]]] = []
+    facts: list[DocumentFacts] = []
     for group in partitions(pairs, cross_document):
         scores: dict[str, Score | BlancScore] = {}
         key_entities, key_relations, key_duplicates = _partition_spans(group, 0)
@@ -477,7 +522,10 @@ def score_documents(
         label = group[0][0].id if cross_document is None else "corpus" if cross_document == "corpus" else (
             group[0][0].subtopic if cross_document == "subtopic" else group[0][0].topic) or "(none)"
         per_partition.append((str(label), scores))
-    return CorpusScore(totals, len(pairs), duplicates, per_partition)
+        facts.append(group[0][0].facts if cross_document is None else DocumentFacts(
+            str(label), topic=group[0][0].topic if cross_document != "corpus" else None,
+            subtopic=group[0][0].subtopic if cross_document == "subtopic" else None))
+    return CorpusScore(totals, len(pairs), duplicates, per_partition, facts=facts)
 
 
 def score_lines(result: CorpusScore, per_document: bool = False) -> list[str]:
@@ -501,15 +549,47 @@ def score_lines(result: CorpusScore, per_document: bool = False) -> list[str]:
             lines.append("left out of the macro average, having nothing to count: " + ", ".join(left)
                          + " document(s)")
         lines.append("")
-    lines.append(f"{'metric':<{width}}{'recall':>9}{'precision':>11}{'F1':>9}")
+    interval = f"{result.level:g}% interval of F1" if result.ci else ""
+    lines.append(f"{'metric':<{width}}{'recall':>9}{'precision':>11}{'F1':>9}" + (f"  {interval}" if interval else ""))
     for name, value in result.metrics.items():
         if defined(value):
             lines.append(f"{name:<{width}}{100 * value.recall:>9.2f}{100 * value.precision:>11.2f}"
-                         f"{100 * value.f1:>9.2f}")
+                         f"{100 * value.f1:>9.2f}" + _interval(result, name))
         else:
             lines.append(f"{name:<{width}}{'n/a':>9}{'n/a':>11}{'n/a':>9}")
     if result.conll is not None:
-        lines.append(f"{'conll':<{width}}{'':>9}{'':>11}{100 * result.conll:>9.2f}")
+        lines.append(f"{'conll':<{width}}{'':>9}{'':>11}{100 * result.conll:>9.2f}" + _interval(result, "conll"))
+    if result.groups:
+        lines += ["", *group_lines(result)]
+    return lines
+
+
+def _interval(result: CorpusScore, name: str) -> str:
+    if name not in result.ci:
+        return ""
+    low, high = result.ci[name]
+    return f"  {100 * low:6.2f} - {100 * high:6.2f}"
+
+
+def group_lines(result: CorpusScore) -> list[str]:
+    """The scores by group as ``harmonize score --by`` prints them: a row per group and one for all documents,
+    each metric's F1 (with its interval where there is one) and the CoNLL score."""
+    names = [*result.metrics, *(["conll"] if result.conll is not None else [])]
+    rows = [(name, group) for name, group in result.groups.items()] + [("all", result)]
+    label = max(12, *(len(name) for name, _ in rows)) + 2
+    width = 20 if result.ci else 9
+    lines = [f"{'group (F1)':<{label}}{'docs':>6}" + "".join(f"  {name:>{max(width, len(name))}}" for name in names)]
+    for name, score in rows:
+        cells = []
+        for metric in names:
+            value = score.conll if metric == "conll" else score.metrics[metric].f1
+            defined_here = metric == "conll" or defined(score.metrics[metric])
+            text = f"{100 * value:.2f}" if defined_here and value is not None else "n/a"
+            if metric in score.ci and defined_here:
+                low, high = score.ci[metric]
+                text += f" ({100 * low:.1f}-{100 * high:.1f})"
+            cells.append(f"  {text:>{max(width, len(metric))}}")
+        lines.append(f"{name:<{label}}{score.documents:>6}" + "".join(cells))
     return lines
 
 

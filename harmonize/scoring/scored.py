@@ -4,7 +4,7 @@ that reads and pairs both sides (`harmonize.scoring.frame`) and the scorers abov
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from harmonize.schemas.model import Corpus, Document
 from harmonize.scoring.matching import Span, entity_spans
@@ -24,6 +24,24 @@ class ScoredDocument:
     relations: list[SplitRelation]
     duplicates: int
     subtopic: str | None = None
+    genre: str | None = None
+    meta: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def facts(self) -> DocumentFacts:
+        return DocumentFacts(self.id, self.genre, self.topic, self.subtopic, self.meta)
+
+
+@dataclass
+class DocumentFacts:
+    """What a document's scores can be grouped by (`harmonize.scoring.significance.grouping`): its id, genre,
+    ECB+ topic and subtopic, metadata (``# meta::NAME`` comments, a release's ``corpus``)."""
+
+    id: str | None
+    genre: str | None = None
+    topic: str | None = None
+    subtopic: str | None = None
+    meta: dict[str, str] = field(default_factory=dict)
 
 
 def scored_documents(corpus: Corpus, mode: str = "exact", forms: bool = True) -> list[ScoredDocument]:
@@ -33,7 +51,9 @@ def scored_documents(corpus: Corpus, mode: str = "exact", forms: bool = True) ->
         entities, duplicates = entity_spans(document, mode != "exact", by_head=mode == "head")
         relations = [(whole.id, [part.id for part in parts]) for whole, parts in document.inclusions().items()]
         result.append(ScoredDocument(document.id, document.topic, document_words(document, forms), entities,
-                                     relations, duplicates, document.subtopic))
+                                     relations, duplicates, document.subtopic, document.genre,
+                                     {key: str(value) for key, value in document.meta.items()
+                                      if isinstance(value, (str, int))}))
     return result
 
 
