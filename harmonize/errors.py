@@ -82,6 +82,7 @@ class Report:
         self.inputs[str(path)] = None
 
     def merge(self, other: Report) -> None:
+        """Add ``other``'s counts, examples (up to the limit) and opened files to this report."""
         for reason, count in other.counts.items():
             self.counts[reason] += count
             shown = self.examples.setdefault(reason, [])
@@ -96,6 +97,7 @@ class Report:
         return bool(self.counts)
 
     def to_dict(self) -> dict[str, Any]:
+        """``{reason: {"count": n, "examples": [...]}}``, reasons in order: what ``--report FILE`` writes."""
         return {
             reason: {"count": count, "examples": self.examples.get(reason, [])}
             for reason, count in sorted(self.counts.items())

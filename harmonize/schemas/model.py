@@ -305,6 +305,7 @@ class Entity:
 
     @property
     def is_singleton(self) -> bool:
+        """One mention only (CorefUD scoring leaves such entities out unless asked)."""
         return len(self.mentions) == 1
 
     def __repr__(self) -> str:
@@ -353,6 +354,7 @@ class Mention:
 
     @property
     def sentence(self) -> Sentence:
+        """The sentence the mention is in (a mention never crosses sentences)."""
         return self.words[0].sentence  # type: ignore[return-value]
 
     @property
@@ -362,6 +364,7 @@ class Mention:
 
     @property
     def is_discontinuous(self) -> bool:
+        """Whether its words have gaps between them in the sentence (see `parts`)."""
         positions = [w.position for w in self.words]
         return positions[-1] - positions[0] + 1 != len(positions)
 
@@ -377,6 +380,7 @@ class Mention:
 
     @property
     def text(self) -> str:
+        """Its words' forms joined by single spaces (not the surface text: see `harmonize.converters.surface`)."""
         return " ".join(w.form for w in self.words)
 
     def __repr__(self) -> str:
@@ -439,12 +443,14 @@ class Document:
 
     # -- structure ---------------------------------------------------------------------------------------------
     def add_sentence(self, sentence: Sentence) -> Sentence:
+        """Append ``sentence`` at the end of the document (its index set, its document this one); returns it."""
         sentence.document = self
         sentence.index = len(self.sentences)
         self.sentences.append(sentence)
         return sentence
 
     def nodes(self) -> Iterator[Node]:
+        """Every node of the document in file order: words and empty nodes, sentence after sentence."""
         for sentence in self.sentences:
             yield from sentence.nodes
 
@@ -468,6 +474,7 @@ class Document:
         return parts
 
     def entity(self, entity_id: str) -> Entity | None:
+        """The entity with this id, or None."""
         for entity in self.entities:
             if entity.id == entity_id:
                 return entity
@@ -682,6 +689,8 @@ class Document:
         mention.head = head
 
     def add_bridge(self, anaphor: Mention, antecedent: Entity, label: str | None = None) -> Bridge:
+        """A bridging link from the mention ``anaphor`` to another entity of this document (CorefUD's
+        ``Bridge=e2<e5:part``: ``label`` is the relation); ModelError where an end is elsewhere or the same entity."""
         if anaphor.entity is None or anaphor.entity.document is not self or antecedent.document is not self:
             raise ModelError("bridge ends must belong to this document")
         if anaphor.entity is antecedent:
@@ -693,6 +702,9 @@ class Document:
     def add_split_antecedent(
         self, entity: Entity, antecedents: Iterable[Entity], anchor: Mention | None = None
     ) -> SplitAntecedent:
+        """Say that ``entity`` (a plural: "they") has two or more other entities as its split antecedents
+        (CorefUD's ``SplitAnte``), written at ``anchor`` (default: the entity's first mention); ModelError
+        otherwise."""
         members = list(antecedents)
         if len(set(members)) < 2 or entity in members:
             raise ModelError("a split antecedent needs two or more antecedents other than the entity itself")
