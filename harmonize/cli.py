@@ -9,7 +9,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Annotated
 
@@ -95,12 +95,13 @@ def list_rules() -> None:
     "harmonize convert gum/ --from gum --to conll2012 --rules ontogum -o og/",
 ))
 def convert(
-    inputs: Annotated[list[Path] | None, typer.Argument(help="Input files or folders.", show_default=False)] = None,
+    inputs: Annotated[list[Path] | None, typer.Argument(
+        help="Input files or folders; - reads one file from standard input.", show_default=False)] = None,
     source: Annotated[str, typer.Option("--from", help="Input format (see `harmonize formats`).")] = "corefud",
     target: Annotated[str, typer.Option("--to", help="Output format.")] = "corefud",
-    output: Annotated[Path, typer.Option("-o", "--output", help="Output file (one input file) or folder.")] = Path(
-        "harmonize-out"
-    ),
+    output: Annotated[Path | None, typer.Option(
+        "-o", "--output", help="Output file (one input file) or folder; - writes standard output (the default for "
+                               "input from -). [default: harmonize-out]", show_default=False)] = None,
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
     report_path: Annotated[Path | None, typer.Option("--report", help="Write what was dropped, as JSON.")] = None,
     sample: Annotated[bool, typer.Option(help="Convert the small CorefUD sample shipped with harmonize.")] = False,
@@ -121,6 +122,7 @@ def convert(
              "from what was written in a way the report does not name (docs: concepts/reports).")] = False,
 ) -> None:
     """Convert corpora from one format to another through the harmonize model."""
+    from harmonize.conversion import STANDARD_STREAM, convert_to_stream, standard_input_file
     from harmonize.conversion import convert as convert_inputs
 
     reader, writer = get_format(source, "read"), get_format(target, "write")
@@ -137,20 +139,31 @@ def convert(
             bar.start()
         bar.update(bar.task_ids[0], completed=done)
 
+    from_stream = inputs == [STANDARD_STREAM]
+    to_stream = output == STANDARD_STREAM or (output is None and from_stream)
+    output = output or Path("harmonize-out")
+    options = {"lenient": lenient, "rules": rules, "options": writer.writer_options(option or []),
+               "read_options": reader.read_options(input_option or []), "jobs": jobs_, "sample": sample,
+               "progress": advance, "parse": parse, "parse_overwrite": parse_overwrite, "warn_losses": False,
+               "verify": verify}
     try:
-        result = convert_inputs(inputs or [], source, target, output, lenient=lenient, rules=rules,
-                                options=writer.writer_options(option or []),
-                                read_options=reader.read_options(input_option or []), jobs=jobs_, sample=sample,
-                                progress=advance, parse=parse, parse_overwrite=parse_overwrite, warn_losses=False,
-                                verify=verify)
+        with standard_input_file(reader, sys.stdin.buffer.read()) if from_stream else nullcontext() as piped:
+            paths = [piped] if from_stream else inputs or []
+            if to_stream:
+                data, result = convert_to_stream(paths, source, target, **options)
+                sys.stdout.buffer.write(data)
+                sys.stdout.flush()
+            else:
+                result = convert_inputs(paths, source, target, output, **options)
     finally:
         if bar is not None:
             bar.stop()
     if report_path is not None:
         atomic_write_text(report_path, json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     _say_report(result.total)
-    target_name = result.outputs[0][1] if len(result.outputs) == 1 else output
-    _say(f"wrote {len(result.outputs)} file(s) to {target_name}")
+    if not to_stream:
+        target_name = result.outputs[0][1] if len(result.outputs) == 1 else output
+        _say(f"wrote {len(result.outputs)} file(s) to {target_name}")
     if verify:
         _say("verified: read back, every difference from what was written is in the report")
 
@@ -251,7 +264,8 @@ def score(
     if len(responses) > 1:
         _compare_systems(key, responses, chosen, options, ci, samples, seed, test, exact, table, plot, as_json)
         return
-    result = score_files(key, responses[0], metrics=chosen, ci=ci, samples=samples, seed=seed, **options)
+    with _piped(responses[0], response_format or source) as response:
+        result = score_files(key, response, metrics=chosen, ci=ci, samples=samples, seed=seed, **options)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         _say_report(result.report)
@@ -469,10 +483,11 @@ def stats(
         raise HarmonizeError(f"--format takes {', '.join(FORMATS)}, not {fmt!r}")
     reader = get_format(source, "read")
     read_options = reader.read_options(input_option or [])
-    files = input_files(inputs, reader, sample=False)
-    split_of = splits_beside(files) if by == "split" else {}
-    groups, report = count_files(files, source, lenient, by, singletons, split_of, read_options, parse,
-                                 parse_overwrite)
+    with _piped(Path("-") if inputs == [Path("-")] else None, source) as piped:
+        files = [piped] if piped is not None else input_files(inputs, reader, sample=False)
+        split_of = splits_beside(files) if by == "split" else {}
+        groups, report = count_files(files, source, lenient, by, singletons, split_of, read_options, parse,
+                                     parse_overwrite)
     tables = tables_from_counts(groups, singletons,
                                 [t.strip() for t in tables_.split(",") if t.strip()] if tables_ else None)
     attrs = next(iter(tables.values())).attrs
@@ -522,6 +537,18 @@ def _compare_systems(key: Path, responses: list[Path], metrics: list[str] | None
         for note in result.notes:
             _say(f"note: {name}: {note}")
         _say_report(result.report)
+
+
+@contextmanager
+def _piped(path: Path | None, source: str) -> Iterator[Path | None]:
+    """``path``, or where it is ``-`` standard input saved as a file of format ``source`` for the block."""
+    from harmonize.conversion import STANDARD_STREAM, standard_input_file
+
+    if path != STANDARD_STREAM:
+        yield path
+        return
+    with standard_input_file(get_format(source, "read"), sys.stdin.buffer.read()) as piped:
+        yield piped
 
 
 def _key_values(pairs: list[str] | None) -> dict[str, str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -359,6 +360,41 @@ def _convert_job(job: tuple) -> Report:
 def sample_path() -> Path:
     """The small CorefUD sample shipped with harmonize."""
     return Path(str(resources.files("harmonize") / "samples" / SAMPLE))
+
+
+# "-" as an input or an output: standard input or output, where one stream makes sense.
+STANDARD_STREAM = Path("-")
+
+
+@contextmanager
+def standard_input_file(reader: Format, data: bytes) -> Iterator[Path]:
+    """``data`` (standard input's bytes) as a temporary file the reader takes, named ``stdin`` with the format's
+    extension (the name a format without document ids gives its document); gone when the block ends."""
+    import tempfile
+
+    if not reader.extension:
+        raise HarmonizeError(f"{reader.name} reads a folder, not one stream: give the folder instead of -")
+    with tempfile.TemporaryDirectory(prefix="harmonize-stdin-") as folder:
+        path = Path(folder) / f"stdin{reader.extension}"
+        path.write_bytes(data)
+        yield path
+
+
+def convert_to_stream(inputs: Sequence[str | Path], source: str = "corefud", target: str = "corefud",
+                      **options) -> tuple[bytes, Conversion]:
+    """`convert` into one stream of bytes (what ``harmonize convert ... -o -`` writes to standard output): the
+    output in ``target`` and the conversion's result (its report). A target written as a folder, or as a file per
+    document when there are several, is one clear error."""
+    import tempfile
+
+    writer = get_format(target, "write")
+    with tempfile.TemporaryDirectory(prefix="harmonize-stdout-") as out:
+        output = Path(out) / f"stdout{writer.extension}"
+        result = convert(inputs, source, target, output, **options)
+        if not output.is_file():
+            raise HarmonizeError(f"{target} writes a folder (a file per document, or several tables): give -o "
+                                 "FOLDER instead of -")
+        return output.read_bytes(), result
 
 
 def input_files(inputs: list[Path], reader: Format, sample: bool = False) -> list[Path]:

@@ -125,3 +125,28 @@ def test_score_and_compare_take_a_format_per_side(tmp_path):
     assert "100.00" in result.stdout.splitlines()[-1]
     with pytest.raises(HarmonizeError, match="UA on both sides"):
         score_files(conll, shutil.copy(source, tmp_path / "x.conllua"), key_format="conll2012", response_format="ua")
+
+
+def test_pipes_convert_score_and_stats_read_standard_input(tmp_path: Path) -> None:
+    """`-` reads standard input and, for convert, writes standard output; reports stay on stderr."""
+    import subprocess
+    import sys
+
+    def run(*arguments: str, data: bytes) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run([sys.executable, "-m", "harmonize", *arguments], input=data, capture_output=True,
+                              timeout=300)
+
+    conll = shared("litbank", "conll", "105_persuasion_brat.conll")
+    done = run("convert", "-", "--from", "conll2012", "--to", "corefud", data=conll.read_bytes())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(b"# newdoc id = 105_persuasion_brat") and b"dropped or changed" in done.stderr
+    back = run("convert", "-", "--to", "conll2012", "-o", "-", data=done.stdout)
+    (tmp_path / "back.conll").write_bytes(back.stdout)
+    assert score_files(conll, tmp_path / "back.conll", "conll2012", mode="exact").conll == 1.0
+    corefud = shared("corefud-real", "en_gum-corefud-dev-GUM_academic_exposure.conllu")
+    scored = run("score", str(corefud), "-", "--json", data=corefud.read_bytes())
+    assert json.loads(scored.stdout)["conll"] == 1.0
+    counted = run("stats", "-", "--tables", "corpus", "--format", "json", data=corefud.read_bytes())
+    assert counted.returncode == 0 and b"963" in counted.stdout
+    folder = run("convert", "-", "--to", "mmax2", data=corefud.read_bytes())
+    assert folder.returncode == 1 and b"give -o FOLDER instead of -" in folder.stderr
