@@ -27,7 +27,8 @@ def test_sample_round_trip_and_pandas_view(tmp_path: Path) -> None:
     assert corpus_signature(again) == corpus_signature(sample())
     assert format_corefud(again) == format_corefud(sample())
     mentions = pd.read_parquet(tmp_path / "pq" / "mentions.parquet")
-    assert len(mentions) == 14 and list(mentions.columns[:5]) == ["doc", "mention", "entity", "sent", "positions"]
+    assert len(mentions) == 14 and list(mentions.columns[:8]) == ["doc", "doc_id", "mention", "entity", "sent",
+                                                                  "sent_id", "text", "positions"]
     relations = pd.read_parquet(tmp_path / "pq" / "relations.parquet")
     assert sorted(relations.kind) == ["bridge", "split"]
     assert {p.name for p in (tmp_path / "pq").iterdir()} == {f"{t}.parquet" for t in TABLES}
@@ -75,3 +76,27 @@ def test_conll2012_files_come_back_byte_identical_through_parquet(tmp_path: Path
     for number, path in enumerate(paths):
         write_parquet(read_conll2012(path), tmp_path / str(number))
         assert format_conll2012(read_parquet(tmp_path / str(number))) == path.read_text(encoding="utf-8"), path.name
+
+
+def test_analysts_read_each_table_as_it_is_with_ids_and_mention_text(tmp_path: Path) -> None:
+    """Every table names its document by id (and tokens and mentions their sentence), mentions carry their text;
+    pandas, pyarrow and DuckDB (where installed) read the tables from the folder as written."""
+    import pyarrow.dataset as ds
+
+    corpus = read_corefud(shared("gum", "v11.1.0", "dep", "GUM_academic_art.conllu"), report=Report())
+    write_parquet(corpus, tmp_path / "art", Report())
+    document = corpus.documents[0]
+    mentions = pd.read_parquet(tmp_path / "art" / "mentions.parquet")
+    assert set(mentions["doc_id"]) == {document.id}
+    first = document.mentions[0]
+    row = mentions[mentions["mention"] == 0].iloc[0]
+    assert (row["sent_id"], row["text"], row["entity"]) == (first.sentence.id, first.text, first.entity.id)
+    for table in TABLES:
+        assert "doc_id" in ds.dataset(tmp_path / "art" / f"{table}.parquet").schema.names or table == "documents"
+    tokens = ds.dataset(tmp_path / "art" / "tokens.parquet").to_table(columns=["doc_id", "sent_id", "form"])
+    assert tokens.num_rows == sum(len(s.nodes) for s in document.sentences)
+    duckdb = pytest.importorskip("duckdb", reason="DuckDB not installed: pip install duckdb to check it too")
+    found = duckdb.sql(f"SELECT count(*) FROM '{tmp_path / 'art' / 'mentions.parquet'}' WHERE doc_id = "
+                       f"'{document.id}'").fetchall()
+    assert found == [(len(document.mentions),)]
+    assert corpus_signature(read_parquet(tmp_path / "art")) == corpus_signature(corpus)  # still read back whole

@@ -1,19 +1,8 @@
-"""The model as Parquet tables (pyarrow): one folder per corpus, queryable with pandas, read back without loss.
-
-Tables and keys (``doc`` is the document's index in the corpus, ``sent`` the sentence's in its document,
-``pos`` the node's in its sentence, ``mention`` the mention's in its document; lists are Arrow lists):
-
-* ``documents``: doc, id, language, genre, topic, subtopic, source, meta (JSON), entity_fields (list or null)
-* ``sentences``: doc, sent, id, text, speaker, comments (list: verbatim lines; "\\x00sent_id" etc. where the model owns
-  the line), multiwords (JSON: [first, last, form, other columns])
-* ``tokens``: doc, sent, pos, id, form, lemma, upos, xpos, feats, head, deprel, deps, misc (JSON list of
-  [key, value]), misc_order (list), start_char, end_char, bracket_order (JSON: [mention, part, kind]),
-  conll2012 (list: the CoNLL-2012 line around its coreference cell, or null)
-* ``entities``: doc, id, type, attrs (JSON), in document order of the model's entity list
-* ``mentions``: doc, mention, entity, sent, positions (list of ``pos``), head_pos (or null), link, attrs (JSON),
-  bracket_width, closing_width, hidden_fields (list), etype (the mention's own entity type, or null)
-* ``relations``: doc, kind ("bridge" or "split"), entity (the bridging mention's entity, or the split entity),
-  mention (the anaphor, or the split's anchor; null for none), antecedents (list of entity ids), label
+"""The model as Parquet tables (pyarrow): one folder per corpus, queryable with pandas, pyarrow and DuckDB as it
+is, read back without loss. The tables, their columns and keys are documented on the format's page
+(``docs/formats/parquet.md``): ``doc``, ``sent``, ``pos`` and ``mention`` are the keys the reader joins on (indices
+in the corpus, the document, the sentence); ``doc_id``, ``sent_id`` and a mention's ``text`` are there for
+analysts (the reader does not need them).
 
 The corpus's own ``meta`` (JSON) is the ``harmonize.corpus_meta`` schema metadata of ``documents``. Columns hold
 strings as the model does ("_" for an empty CoNLL-U column). Everything a reader put in the model,
@@ -88,7 +77,8 @@ def write_parquet(corpus: Corpus, folder: str | Path, report: Report | None = No
             for m, mention in enumerate(document.mentions):
                 mention_index[id(mention)] = m
             for s, sentence in enumerate(document.sentences):
-                add("sentences", doc=d, sent=s, id=sentence.id, text=sentence.text, speaker=sentence.speaker,
+                add("sentences", doc=d, doc_id=document.id, sent=s, id=sentence.id, text=sentence.text,
+                    speaker=sentence.speaker,
                     comments=[_SLOT + c.value if isinstance(c, CommentSlot) else c for c in sentence.comments],
                     multiwords=json.dumps([[w.first, w.last, w.form, list(w.columns)] for w in sentence.multiwords],
                                           ensure_ascii=False))
@@ -102,29 +92,31 @@ def write_parquet(corpus: Corpus, folder: str | Path, report: Report | None = No
                         json.dumps(list(misc.items()), ensure_ascii=False) if misc else "[]",
                         list(node.misc_order), node.start_char, node.end_char,
                         json.dumps(order) if order else "[]",
-                        list(node.conll2012) if node.conll2012 is not None else None))
+                        list(node.conll2012) if node.conll2012 is not None else None, document.id, sentence.id))
             for entity in document.entities:
-                add("entities", doc=d, id=entity.id, type=entity.type, attrs=json.dumps(entity.attrs,
-                                                                                         ensure_ascii=False))
+                add("entities", doc=d, doc_id=document.id, id=entity.id, type=entity.type,
+                    attrs=json.dumps(entity.attrs, ensure_ascii=False))
             for mention in document.mentions:
                 assert mention.entity is not None
-                add("mentions", doc=d, mention=mention_index[id(mention)], entity=mention.entity.id,
-                    sent=mention.sentence.index, positions=[w.position for w in mention.words],
+                add("mentions", doc=d, doc_id=document.id, mention=mention_index[id(mention)],
+                    entity=mention.entity.id, sent=mention.sentence.index, sent_id=mention.sentence.id,
+                    text=mention.text, positions=[w.position for w in mention.words],
                     head_pos=mention.head.position if mention.head is not None else None, link=mention.link,
                     attrs=json.dumps(mention.attrs, ensure_ascii=False), bracket_width=mention.bracket_width,
                     closing_width=mention.closing_width, hidden_fields=sorted(mention.hidden_fields),
                     etype=mention.etype)
             for bridge in document.bridges:
                 assert bridge.anaphor.entity is not None
-                add("relations", doc=d, kind="bridge", entity=bridge.anaphor.entity.id,
+                add("relations", doc=d, doc_id=document.id, kind="bridge", entity=bridge.anaphor.entity.id,
                     mention=mention_index[id(bridge.anaphor)], antecedents=[bridge.antecedent.id],
                     label=bridge.label)
             for split in document.split_antecedents:
-                add("relations", doc=d, kind="split", entity=split.entity.id,
+                add("relations", doc=d, doc_id=document.id, kind="split", entity=split.entity.id,
                     mention=mention_index[id(split.anchor)] if split.anchor is not None else None,
                     antecedents=[a.id for a in split.antecedents], label=None)
     if token_rows:
-        rows["tokens"] = dict(zip(("doc", "sent", "pos", *_TOKEN_COLUMNS[2:]), map(list, zip(*token_rows))))
+        rows["tokens"] = dict(zip(("doc", "sent", "pos", *_TOKEN_COLUMNS[2:], "doc_id", "sent_id"),
+                                  map(list, zip(*token_rows))))
     folder.mkdir(parents=True, exist_ok=True)
     for name in TABLES:
         table = pa.table(rows[name]) if rows[name] else pa.table({"doc": pa.array([], pa.int64())})
