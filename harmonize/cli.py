@@ -97,7 +97,8 @@ def list_rules() -> None:
 def convert(
     inputs: Annotated[list[Path] | None, typer.Argument(
         help="Input files or folders; - reads one file from standard input.", show_default=False)] = None,
-    source: Annotated[str, typer.Option("--from", help="Input format (see `harmonize formats`).")] = "corefud",
+    source: Annotated[str | None, typer.Option(
+        "--from", help="Input format (see `harmonize formats`; default: detected from the inputs' names and first lines).", show_default=False)] = None,
     target: Annotated[str, typer.Option("--to", help="Output format.")] = "corefud",
     output: Annotated[Path | None, typer.Option(
         "-o", "--output", help="Output file (one input file) or folder; - writes standard output (the default for "
@@ -125,6 +126,7 @@ def convert(
     from harmonize.conversion import STANDARD_STREAM, convert_to_stream, standard_input_file
     from harmonize.conversion import convert as convert_inputs
 
+    source = source or _detected(inputs or [], default="corefud" if sample else None)
     reader, writer = get_format(source, "read"), get_format(target, "write")
     bar = None  # a progress bar, made (and rich imported) when a conversion of several files reports one done
 
@@ -182,8 +184,9 @@ def score(
     responses: Annotated[list[Path], typer.Argument(
         help="System file or folder; several systems are compared on the same documents, each pair tested.",
         show_default=False)],
-    source: Annotated[str, typer.Option("--format", help="Format of both sides (any format harmonize reads).")] = (
-        "corefud"),
+    source: Annotated[str | None, typer.Option(
+        "--format", help="Format of both sides (any format harmonize reads; default: each side's detected from its "
+                         "names and first lines).", show_default=False)] = None,
     key_format: Annotated[str | None, typer.Option("--from-key", help="Format of KEY (default: --format).")] = None,
     response_format: Annotated[str | None, typer.Option(
         "--from-response", help="Format of RESPONSE (default: --format).")] = None,
@@ -252,6 +255,11 @@ def score(
     """
     from harmonize.scoring.score import score_files, score_lines
 
+    if source is None and shared_task is None:
+        key_format = key_format or _detected([key])
+        response_format = response_format or (
+            key_format if responses[0] == Path("-") else _detected(responses[:1]))
+    source = source or key_format or "corefud"
     options = {"format": source, "read_options": get_format(key_format or source, "read").read_options(
                    input_option or []),
                "singletons": singletons, "forms": not ignore_forms, "mode": matching,
@@ -324,7 +332,9 @@ def compare(
 def diff(
     key: Annotated[Path, typer.Argument(help="Gold file, or a folder of them (documents paired by id).")],
     response: Annotated[Path, typer.Argument(help="System (or second annotator's) file or folder.")],
-    source: Annotated[str, typer.Option("--format", help="Format of both sides.")] = "corefud",
+    source: Annotated[str | None, typer.Option(
+        "--format", help="Format of both sides (default: each side's detected from its names and first lines).",
+        show_default=False)] = None,
     key_format: Annotated[str | None, typer.Option("--from-key", help="Format of KEY (default: --format).")] = None,
     response_format: Annotated[str | None, typer.Option(
         "--from-response", help="Format of RESPONSE (default: --format).")] = None,
@@ -349,6 +359,9 @@ def diff(
     from harmonize.error_analysis import diff as analyse
     from harmonize.error_analysis.render import summary_table
 
+    if source is None:
+        key_format, response_format = key_format or _detected([key]), response_format or _detected([response])
+        source = key_format
     options = get_format(key_format or source, "read").read_options(input_option or [])
     result = analyse(key, response, source, key_format=key_format, response_format=response_format,
                      read_options=options, matching=matching, singletons=singletons, cross_document=cross_document,
@@ -424,7 +437,8 @@ def build(
 ))
 def view(
     inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
-    source: Annotated[str, typer.Option("--from", help="Input format.")] = "corefud",
+    source: Annotated[str | None, typer.Option(
+        "--from", help="Input format (see `harmonize formats`; default: detected from the inputs' names and first lines).", show_default=False)] = None,
     output: Annotated[Path, typer.Option("-o", "--output", help="NAME.html: one self-contained page (every "
                                          "document, an index at the top); anything else: a folder of pages with "
                                          "index.html.")] = Path("harmonize-view"),
@@ -438,6 +452,7 @@ def view(
     from harmonize.views.html import write_views
 
     report = Report()
+    source = source or _detected(inputs)
     reader = get_format(source, "read")
     with paused_gc():  # each piece read is freed as soon as its pages are written
         written = write_views(read_documents(inputs, reader, lenient, report, reader.read_options(input_option or [])),
@@ -452,8 +467,10 @@ def view(
     "harmonize stats ECB+/ --from ecbplus --tables cross_document --by topic",
 ))
 def stats(
-    inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
-    source: Annotated[str, typer.Option("--from", help="Input format.")] = "corefud",
+    inputs: Annotated[list[Path], typer.Argument(
+        help="Input files or folders; - reads one file from standard input.", show_default=False)],
+    source: Annotated[str | None, typer.Option(
+        "--from", help="Input format (see `harmonize formats`; default: detected from the inputs' names and first lines).", show_default=False)] = None,
     by: Annotated[str | None, typer.Option(help="Group rows by genre, document, topic, split or file.")] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, markdown, csv, latex, json or parquet.")] = "table",
     singletons: Annotated[bool, typer.Option(help="Count singleton entities (--no-singletons leaves them out).")
@@ -481,6 +498,7 @@ def stats(
         raise HarmonizeError(f"--by takes {', '.join(GROUPINGS)}, not {by!r}")
     if fmt not in FORMATS:
         raise HarmonizeError(f"--format takes {', '.join(FORMATS)}, not {fmt!r}")
+    source = source or _detected(inputs)
     reader = get_format(source, "read")
     read_options = reader.read_options(input_option or [])
     with _piped(Path("-") if inputs == [Path("-")] else None, source) as piped:
@@ -537,6 +555,18 @@ def _compare_systems(key: Path, responses: list[Path], metrics: list[str] | None
         for note in result.notes:
             _say(f"note: {name}: {note}")
         _say_report(result.report)
+
+
+def _detected(inputs: list[Path], default: str | None = None) -> str:
+    """The inputs' format where --from (or --format) is left out: detected, or ``default`` where there is nothing to
+    detect from; standard input cannot be told by a name."""
+    from harmonize.converters.detect import detect_format
+
+    if not inputs and default is not None:
+        return default
+    if Path("-") in inputs:
+        raise HarmonizeError("standard input (-): give its format with --from (or --format)")
+    return detect_format(inputs)
 
 
 @contextmanager

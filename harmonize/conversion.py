@@ -23,6 +23,7 @@ from pathlib import Path
 
 from harmonize.accounting.ledger import report_since, verify
 from harmonize.converters import get_format
+from harmonize.converters.detect import other_format_files
 from harmonize.converters.registry import Format
 from harmonize.errors import HarmonizeError, Report
 from harmonize.io import atomic_write_parts, paused_gc
@@ -129,6 +130,13 @@ def convert(
     name (see `harmonize.accounting`); it costs a second read of the output and a comparison of the models."""
     result = _convert(inputs, source, target, output, lenient, rules, options, read_options, jobs, sample, progress,
                       parse, parse_overwrite, verify)
+    skipped = Report()
+    for folder in (Path(p) for p in inputs if Path(p).is_dir()):
+        for name, paths in other_format_files(folder, source).items():
+            skipped.add(f"{NOT_READ} (they are {name} input)", f"{folder}: {', '.join(p.name for p in paths[:3])}",
+                        len(paths))
+    if skipped:
+        result.reports[str(Path(inputs[0]).parent / "(other formats)")] = skipped
     if warn_losses and result.total:
         import warnings
 
@@ -361,6 +369,9 @@ def sample_path() -> Path:
     """The small CorefUD sample shipped with harmonize."""
     return Path(str(resources.files("harmonize") / "samples" / SAMPLE))
 
+
+# Files of an input folder in another format than --from: listed in the report, never skipped in silence.
+NOT_READ = "files in an input folder not read: not this format's input"
 
 # "-" as an input or an output: standard input or output, where one stream makes sense.
 STANDARD_STREAM = Path("-")

@@ -95,8 +95,8 @@ def test_brat_input_is_found_from_the_text_file_or_the_name(tmp_path: Path) -> N
 def test_a_folder_of_another_format_names_the_from_that_fits() -> None:
     cases = {("gum", "v11.1.0"): "--from gum", ("mmax2", "potsdam_pcc2.2", "coreference-mmax"): "--from mmax2",
              ("ecbplus", "ECB+", "1"): "--from ecbplus", ("litbank", "brat"): "--from brat"}
-    for parts, expected in cases.items():
-        done = run("stats", shared(*parts))
+    for parts, expected in cases.items():  # with --from corefud given; left out, the format is detected
+        done = run("stats", shared(*parts), "--from", "corefud")
         assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1
         assert "no *.conllu files in this folder; it holds input for" in done.stderr and expected in done.stderr
 

@@ -140,13 +140,64 @@ def test_pipes_convert_score_and_stats_read_standard_input(tmp_path: Path) -> No
     done = run("convert", "-", "--from", "conll2012", "--to", "corefud", data=conll.read_bytes())
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(b"# newdoc id = 105_persuasion_brat") and b"dropped or changed" in done.stderr
-    back = run("convert", "-", "--to", "conll2012", "-o", "-", data=done.stdout)
+    back = run("convert", "-", "--from", "corefud", "--to", "conll2012", "-o", "-", data=done.stdout)
+    assert back.returncode == 0, back.stderr
     (tmp_path / "back.conll").write_bytes(back.stdout)
     assert score_files(conll, tmp_path / "back.conll", "conll2012", mode="exact").conll == 1.0
     corefud = shared("corefud-real", "en_gum-corefud-dev-GUM_academic_exposure.conllu")
     scored = run("score", str(corefud), "-", "--json", data=corefud.read_bytes())
     assert json.loads(scored.stdout)["conll"] == 1.0
-    counted = run("stats", "-", "--tables", "corpus", "--format", "json", data=corefud.read_bytes())
+    counted = run("stats", "-", "--from", "corefud", "--tables", "corpus", "--format", "json",
+                  data=corefud.read_bytes())
     assert counted.returncode == 0 and b"963" in counted.stdout
-    folder = run("convert", "-", "--to", "mmax2", data=corefud.read_bytes())
+    folder = run("convert", "-", "--from", "corefud", "--to", "mmax2", data=corefud.read_bytes())
     assert folder.returncode == 1 and b"give -o FOLDER instead of -" in folder.stderr
+
+
+@pytest.mark.parametrize(("parts", "expected"), [
+    (("corefud-real", "en_gum-corefud-dev-GUM_academic_exposure.conllu"), "corefud"),
+    (("litbank", "conll", "105_persuasion_brat.conll"), "conll2012"),
+    (("conll2012", "ontonotes_sample_allennlp", "coref.gold_conll"), "conll2012"),
+    (("litbank", "brat", "105_persuasion_brat.ann"), "brat"),
+    (("litbank", "brat"), "brat"),
+    (("webanno", "tsv3", "coref.tsv"), "webanno-tsv"),
+    (("rucoco", "json", "2001_russia_aznar.json"), "rucoco"),
+    (("gum", "v11.1.0"), "gum"),
+    (("gum", "v11.1.0", "dep"), "corefud"),
+    (("ecbplus", "ECB+"), "ecbplus"),
+    (("mmax2", "parcorfull", "news", "EN"), "mmax2"),
+], ids=lambda value: "/".join(value) if isinstance(value, tuple) else value)
+def test_the_format_is_detected_where_from_is_left_out(parts: tuple[str, ...], expected: str) -> None:
+    from harmonize.converters.detect import detect_format
+
+    assert detect_format([shared(*parts)]) == expected
+
+
+def test_a_ua_file_named_like_another_format_is_told_by_its_first_lines(tmp_path: Path) -> None:
+    from harmonize.converters.detect import detect_format
+
+    source = shared("corefud-real", "en_gum-corefud-dev-GUM_academic_exposure.conllu")
+    harmonize.convert([source], "corefud", "ua", tmp_path / "doc.conllua", warn_losses=False)
+    (tmp_path / "doc.key").write_bytes((tmp_path / "doc.conllua").read_bytes())
+    conll = tmp_path / "other.key"
+    conll.write_bytes(shared("litbank", "conll", "105_persuasion_brat.conll").read_bytes())
+    assert detect_format([tmp_path / "doc.key"]) == "ua" and detect_format([conll]) == "conll2012"
+
+
+def test_a_mixed_folder_is_one_error_naming_the_candidates_and_with_from_the_others_are_listed(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    corefud = shared("corefud-real", "en_gum-corefud-dev-GUM_academic_exposure.conllu")
+    (folder / corefud.name).write_bytes(corefud.read_bytes())
+    (folder / "novel.conll").write_bytes(shared("litbank", "conll", "105_persuasion_brat.conll").read_bytes())
+    (folder / "notes.md").write_text("not coreference", encoding="utf-8")
+    done = CliRunner().invoke(app, ["convert", str(folder), "--to", "jsonlines", "-o", str(tmp_path / "a")])
+    assert done.exit_code == 1 and "could be conll2012 or corefud: give --from" in str(done.exception)
+    result = harmonize.convert([folder], "corefud", "jsonlines", tmp_path / "b", warn_losses=False)
+    skipped = {reason: count for reason, count in result.total.counts.items() if "not read" in reason}
+    assert skipped == {"files in an input folder not read: not this format's input (they are conll2012 input)": 1}
+    with pytest.raises(HarmonizeError, match="give its format with --from"):
+        from harmonize.cli import _detected
+
+        _detected([Path("-")])
