@@ -239,7 +239,7 @@ def convert_file(
     return what was dropped or changed. With several ``workers``, a large CorefUD file written as CorefUD goes in
     pieces (unless a rule needs the whole corpus at once)."""
     if reader.name == writer.name == "corefud" and not in_path.is_dir() and in_path.stat().st_size >= PIECE_BYTES:
-        from harmonize.converters.corefud import document_pieces, piece_count
+        from harmonize.converters.corefud_pieces import document_pieces, piece_count
 
         data = in_path.read_bytes()
         # Steps may change which fields a document's brackets need: then a piece must restate its header itself.
@@ -250,7 +250,7 @@ def convert_file(
         if workers > 1 and not steps.per_document:
             # A rule over the corpus (unique-ids) needs the documents before each piece: their entity ids, read
             # from the bytes ahead, let the pieces be ruled at once.
-            from harmonize.converters.corefud import entity_ids_by_document, piece_bytes
+            from harmonize.converters.corefud_pieces import entity_ids_by_document, piece_bytes
             from harmonize.rules import planned_for_pieces
 
             # Worked out piece by piece as the pieces are handed out, so that the first workers start at once;
@@ -338,7 +338,8 @@ def _convert_in_pieces(in_path: Path, out_path: Path, pieces: list, lenient: boo
 
 def _convert_piece(job: tuple, release: bool = False, carried: dict | None = None) -> Report:
     """Worker: one piece of a CorefUD file, read, parsed and ruled, and written to its part file."""
-    from harmonize.converters.corefud import format_corefud, parse_corefud, read_piece
+    from harmonize.converters.corefud import format_corefud, parse_corefud
+    from harmonize.converters.corefud_pieces import read_piece
 
     in_path, piece, part, lenient, steps = job
     report = Report()
@@ -444,7 +445,8 @@ def read_corpora(path: Path, reader: Format, lenient: bool, report: Report,
     """One input file's documents as corpora: a large CorefUD file a piece of whole documents at a time (see
     `harmonize.converters.corefud.stream_corefud`), so that memory follows a piece and not the file; any other
     file at once. The caller frees each corpus (`Corpus.release`) before asking for the next."""
-    from harmonize.converters.corefud import STREAM_PIECE_BYTES, stream_corefud
+    from harmonize.converters.corefud import stream_corefud
+    from harmonize.converters.corefud_pieces import STREAM_PIECE_BYTES
 
     if reader.name == "corefud" and not read_options and path.is_file() and path.stat().st_size > STREAM_PIECE_BYTES:
         report.opened(path)

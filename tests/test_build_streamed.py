@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 import harmonize
-from harmonize.converters import corefud
+from harmonize.converters import corefud, corefud_pieces
 from harmonize.converters.conll2012 import Conll2012Writer, cross_document_numbers, numbering_facts, write_conll2012
-from harmonize.converters.corefud import CorefudWriter, piece_count, read_corefud, write_corefud
+from harmonize.converters.corefud import CorefudWriter, read_corefud, write_corefud
+from harmonize.converters.corefud_pieces import piece_count
 from harmonize.errors import HarmonizeError, Report
 from harmonize.releases import tasks
 from harmonize.schemas.model import Corpus
@@ -74,7 +75,7 @@ validate = "rules"
 
 def test_a_streamed_build_is_the_held_build_byte_for_byte(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     gum = gum_in_one_file(tmp_path)
-    monkeypatch.setattr(corefud, "STREAM_PIECE_BYTES", 100_000)  # the GUM file is read in pieces
+    monkeypatch.setattr(corefud_pieces, "STREAM_PIECE_BYTES", 100_000)  # the GUM file is read in pieces
     assert piece_count(gum.stat().st_size) >= 5
     streamed_corpora = []
     build_streamed = tasks._build_streamed

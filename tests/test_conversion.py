@@ -10,7 +10,8 @@ import pytest
 
 import harmonize
 from harmonize import conversion
-from harmonize.converters.corefud import document_pieces, format_corefud, parse_corefud
+from harmonize.converters.corefud import format_corefud, parse_corefud
+from harmonize.converters.corefud_pieces import document_pieces
 from harmonize.errors import FormatError, Report
 from tests.conftest import shared
 
@@ -116,12 +117,12 @@ def test_a_rule_over_the_corpus_in_pieces_gives_what_one_go_gives(tmp_path: Path
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """unique-ids needs the ids of every document before: the pieces of a large file go one after another and
     carry them, with the bytes and the report of one go."""
-    from harmonize.converters import corefud
+    from harmonize.converters import corefud_pieces
 
     source = gum_file(tmp_path, 8)
     whole = harmonize.convert([source], output=tmp_path / "whole.conllu", rules="corefud", jobs=2, warn_losses=False)
     monkeypatch.setattr(conversion, "PIECE_BYTES", 0)
-    monkeypatch.setattr(corefud, "STREAM_PIECE_BYTES", source.stat().st_size // 5)  # several pieces
+    monkeypatch.setattr(corefud_pieces, "STREAM_PIECE_BYTES", source.stat().st_size // 5)  # several pieces
     pieces = harmonize.convert([source], output=tmp_path / "pieces.conllu", rules="corefud", jobs=2,
                                warn_losses=False)
     assert (tmp_path / "pieces.conllu").read_bytes() == (tmp_path / "whole.conllu").read_bytes()
@@ -132,10 +133,10 @@ def test_a_rule_over_the_corpus_in_pieces_gives_what_one_go_gives(tmp_path: Path
 
 def _ruled_both_ways(source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lenient: bool = False):
     """The file ruled (corefud) in pieces by two workers and in pieces one after another: (bytes, report) each."""
-    from harmonize.converters import corefud
+    from harmonize.converters import corefud_pieces
 
     monkeypatch.setattr(conversion, "PIECE_BYTES", 0)
-    monkeypatch.setattr(corefud, "STREAM_PIECE_BYTES", source.stat().st_size // 5)  # several pieces
+    monkeypatch.setattr(corefud_pieces, "STREAM_PIECE_BYTES", source.stat().st_size // 5)  # several pieces
     results = []
     for jobs in (2, 1):
         out = tmp_path / f"jobs{jobs}.conllu"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import harmonize
-from harmonize.converters import corefud
+from harmonize.converters import corefud_pieces
 from harmonize.error_analysis.render import write_pages
 from harmonize.errors import HarmonizeError
 from tests.test_score_in_step import write_pair
@@ -30,7 +30,7 @@ def test_pages_written_as_documents_are_compared_equal_those_of_the_kept_compari
     write_pages(kept, tmp_path / "kept")
     write_pages(kept, tmp_path / "kept.html")
 
-    monkeypatch.setattr(corefud, "STREAM_PIECE_BYTES", key.stat().st_size // 4)  # several pieces a side
+    monkeypatch.setattr(corefud_pieces, "STREAM_PIECE_BYTES", key.stat().st_size // 4)  # several pieces a side
     streamed = harmonize.diff(key, short, pages=tmp_path / "streamed")
     assert streamed.partitions == [] and streamed.to_json() == kept.to_json()
     assert {path.name for path in streamed.pages} == set(_files(tmp_path / "kept")) and len(streamed.pages) == 12
@@ -51,7 +51,7 @@ def test_an_error_late_in_the_response_leaves_the_output_as_it_was(tmp_path: Pat
     late = max(i for i, line in enumerate(lines) if "Entity=(" in line)
     lines[late] = lines[late].replace("Entity=(", "Entity=((", 1)
     response.write_text("\n".join(lines), encoding="utf-8")
-    monkeypatch.setattr(corefud, "STREAM_PIECE_BYTES", key.stat().st_size // 4)  # earlier pages come first
+    monkeypatch.setattr(corefud_pieces, "STREAM_PIECE_BYTES", key.stat().st_size // 4)  # earlier pages come first
     for output in (tmp_path / "pages", tmp_path / "page.html"):
         with pytest.raises(HarmonizeError, match=rf"response\.conllu:{late + 1}:"):
             harmonize.diff(key, response, pages=output)

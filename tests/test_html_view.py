@@ -102,7 +102,7 @@ def test_a_large_file_is_viewed_a_piece_at_a_time_with_the_pages_of_one_go(tmp_p
     """`harmonize view` renders documents as they are read (only index rows kept): a file read in several pieces
     gives the bytes of reading it whole, on one page and as a folder; ECB+'s topics keep their entity index."""
     from harmonize.conversion import read_documents
-    from harmonize.converters import corefud, get_format
+    from harmonize.converters import corefud_pieces, get_format
     from harmonize.errors import Report
     from harmonize.views.html import render_documents, render_index
 
@@ -111,7 +111,7 @@ def test_a_large_file_is_viewed_a_piece_at_a_time_with_the_pages_of_one_go(tmp_p
     files = sorted(shared("gum", "v11.1.0", "dep").glob("*.conllu"))[:6]
     source.write_text("".join(p.read_text(encoding="utf-8") for p in files), encoding="utf-8")
     whole = read_corefud(source)
-    monkeypatch.setattr(corefud, "STREAM_PIECE_BYTES", source.stat().st_size // 4)
+    monkeypatch.setattr(corefud_pieces, "STREAM_PIECE_BYTES", source.stat().st_size // 4)
     reader = get_format("corefud", "read")
     write_views(read_documents([source], reader, False, Report()), tmp_path / "one.html")
     assert (tmp_path / "one.html").read_text(encoding="utf-8") == render_documents(whole)

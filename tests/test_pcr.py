@@ -290,14 +290,14 @@ def test_options_are_chosen_from_tags_not_words_on_masked_and_unmasked_gum() -> 
 
 def test_a_large_file_gives_the_questions_of_one_go_a_piece_at_a_time(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    from harmonize.converters import corefud
+    from harmonize.converters import corefud_pieces
 
     source = tmp_path / "corpus.conllu"
     files = sorted(shared("gum", "v11.1.0", "dep").glob("*.conllu"))[:6]
     source.write_text("".join(p.read_text(encoding="utf-8") for p in files), encoding="utf-8")
     whole_report, pieces_report = Report(), Report()
     whole = generate_questions([source], report=whole_report)
-    monkeypatch.setattr(corefud, "STREAM_PIECE_BYTES", source.stat().st_size // 4)  # read in several pieces
+    monkeypatch.setattr(corefud_pieces, "STREAM_PIECE_BYTES", source.stat().st_size // 4)  # read in several pieces
     pieces = generate_questions([source], report=pieces_report)
     assert pieces == whole and len(whole) > 50
     assert pieces_report.counts == whole_report.counts

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import harmonize
-from harmonize.converters import corefud
+from harmonize.converters import corefud_pieces
 from harmonize.errors import HarmonizeError, Report
 from harmonize.scoring import score as scoring
 from tests.conftest import shared
@@ -38,7 +38,7 @@ def test_in_step_equals_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     key, response = write_pair(tmp_path)
     whole = harmonize.score(key, response)
     monkeypatch.setattr(scoring, "IN_STEP_BYTES", 0)
-    monkeypatch.setattr(corefud, "STREAM_PIECE_BYTES", key.stat().st_size // 4)  # several pieces a side
+    monkeypatch.setattr(corefud_pieces, "STREAM_PIECE_BYTES", key.stat().st_size // 4)  # several pieces a side
     in_step = harmonize.score(key, response)
     assert in_step.to_json() == whole.to_json() and in_step.documents == whole.documents == 12
     assert [label for label, _ in in_step.partitions] == [label for label, _ in whole.partitions]

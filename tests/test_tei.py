@@ -14,7 +14,8 @@ from lxml import etree
 
 import harmonize
 from harmonize.converters import surface, tei
-from harmonize.converters.corefud import format_corefud, parse_corefud, read_corefud, unescape_value
+from harmonize.converters.corefud import format_corefud, parse_corefud, read_corefud
+from harmonize.converters.corefud_values import unescape_value
 from harmonize.errors import FormatError, Report
 from harmonize.io import safe_file_names
 from harmonize.schemas.model import Corpus, Document

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
-from harmonize.converters.corefud import escape_value, unescape_value
+from harmonize.converters.corefud_values import escape_value, unescape_value
 from harmonize.converters.losses import FIELD_COMMENTS, SPACING_KEYS, Holds, report_unheld, unheld_reason
 from harmonize.converters.surface import document_text
 from harmonize.converters.text import document_from_text, tokenized

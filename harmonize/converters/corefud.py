@@ -1,4 +1,6 @@
-"""CorefUD CoNLL-U: reader and writer.
+"""CorefUD CoNLL-U: reader and writer (the value language they share with other modules is in
+`harmonize.converters.corefud_values`; cutting a large file into pieces of whole documents in
+`harmonize.converters.corefud_pieces`).
 
 Coreference lives in MISC (CorefUD 1.x):
 
@@ -29,17 +31,31 @@ what would change.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from itertools import pairwise
 from pathlib import Path
 
 from harmonize.converters.conll2012_lines import other_columns
+from harmonize.converters.corefud_pieces import Piece, document_pieces, piece_count, read_piece
+from harmonize.converters.corefud_values import (
+    DEFAULT_ENTITY_FIELDS,
+    EID_FIELDS,
+    EMPTY_ID,
+    ENTITY_BRACKET,
+    ENTITY_LEVEL_FIELDS,
+    ETYPE_FIELDS,
+    MULTIWORD_ID,
+    RELATION_ITEM,
+    field_role,
+    header_fields,
+    opening_fields,
+    relation_eid,
+    sentence_blocks,
+    split_part,
+)
 from harmonize.converters.losses import unheld_reason
 from harmonize.errors import Problems, Report
-from harmonize.io import StagedFile, atomic_write_text, decode, paused_gc, read_text
+from harmonize.io import StagedFile, atomic_write_text, paused_gc, read_text
 from harmonize.schemas.model import (
     Bridge,
     CommentSlot,
@@ -55,39 +71,10 @@ from harmonize.schemas.model import (
     tree_head,
 )
 
-COREF_KEYS = ("Entity", "Bridge", "SplitAnte")
-DEFAULT_ENTITY_FIELDS = ("eid", "etype", "head", "other")
 HEAD_WRITTEN_FROM_TREE = "mention head written from the tree (none annotated)"
 HEAD_WRITTEN_FIRST_WORD = "mention head written as its first word (none annotated, no tree)"
-EID_FIELDS = ("eid", "GRP")
-ETYPE_FIELDS = ("etype", "entity")
-# Entity-level fields besides the type: GUM's identity (Wikipedia name), PCC's dominant (the entity's name), ECB+'s
-# descriptor (its instance's TAG_DESCRIPTOR).
-ENTITY_LEVEL_FIELDS = ("identity", "dominant", "descriptor")
 # Document fields read from `# meta::KEY = value` comments (and written so where the document has them).
 _DOCUMENT_META = {"meta::genre": "genre", "meta::topic": "topic", "meta::subtopic": "subtopic"}
-
-EMPTY_ID = re.compile(r"(0|[1-9][0-9]*)\.[1-9][0-9]*\Z")
-MULTIWORD_ID = re.compile(r"([1-9][0-9]*)-([1-9][0-9]*)\Z")
-_PART = re.compile(r"(.+)\[([1-9][0-9]*)/([1-9][0-9]*)\]\Z")
-ENTITY_BRACKET = re.compile(r"\(([^()]+)(\))?|([^()]+)\)")
-RELATION_ITEM = re.compile(r"([^<,:]+)<([^<,:]+)(?::(.*))?\Z")
-
-
-# Characters that would end a bracket field (-), a bracket, a MISC item (|) or the column; CorefUD writes them as %XX.
-_ESCAPED = re.compile(r"[%\-()|\s]", re.ASCII)
-_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
-
-
-def escape_value(text: str) -> str:
-    """A free-text value (a TEI feature, an MMAX2 attribute) as a CorefUD field value: ``-``, brackets, spaces and
-    the other separators percent-encoded. Field values live in the model in this form (as CorefUD files have them)."""
-    return _ESCAPED.sub(lambda match: f"%{ord(match.group()):02X}", text)
-
-
-def unescape_value(value: str) -> str:
-    """The free text of a CorefUD field value (inverse of `escape_value`)."""
-    return _ESCAPE.sub(lambda match: chr(int(match.group(1), 16)), value) if "%" in value else value
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -118,52 +105,6 @@ def parse_corefud(
         return reader.run(text)
 
 
-@dataclass(frozen=True)
-class Piece:
-    """A run of whole documents of a CoNLL-U file that can be read and written on its own: bytes [start, end),
-    the number of its first line, and the ``global.Entity`` value in force where it starts."""
-
-    start: int
-    end: int
-    first_line: int
-    header: str | None
-
-
-_NEWDOC = b"\n\n# newdoc"
-
-
-def document_pieces(data: bytes, count: int, own_header: bool = False) -> list[Piece]:
-    """Cut a CoNLL-U file into about ``count`` pieces of similar size, each beginning at a ``# newdoc`` line that
-    begins a sentence (and, with ``own_header``, whose comments declare ``global.Entity`` again). Reading and
-    writing the pieces one by one and joining the texts gives exactly what the whole file gives."""
-    cuts = [0]
-    for k in range(1, count):
-        at = data.find(_NEWDOC, max(len(data) * k // count, cuts[-1]))
-        while at >= 0 and not _starts_document(data, at + 2, own_header):
-            at = data.find(_NEWDOC, at + 1)
-        if at < 0:
-            break
-        cuts.append(at + 2)
-    cuts.append(len(data))
-    pieces = []
-    line = 1
-    for start, end in pairwise(cuts):
-        if start:
-            line += data.count(b"\n", pieces[-1].start, start)
-        pieces.append(Piece(start, end, line, _header_before(data, start)))
-    return pieces
-
-
-# A piece of a large file read at once holds about this many bytes: memory follows the piece, not the file.
-STREAM_PIECE_BYTES = 8 << 20
-
-
-def piece_count(size: int, at_least: int = 1) -> int:
-    """How many pieces a file of ``size`` bytes is cut into: ``at_least`` (one per worker, say), and enough that
-    none is much larger than `STREAM_PIECE_BYTES`."""
-    return max(at_least, -(-size // STREAM_PIECE_BYTES))
-
-
 def stream_corefud(path: str | Path, lenient: bool = False, report: Report | None = None,
                    own_header: bool = False) -> Iterator[tuple[Corpus, Piece]]:
     """The documents of a CorefUD file, a piece of whole documents at a time (see `document_pieces`), so that
@@ -178,197 +119,7 @@ def stream_corefud(path: str | Path, lenient: bool = False, report: Report | Non
         yield parse_corefud(read_piece(path, piece, report), str(path), lenient, report, piece=piece), piece
 
 
-def piece_bytes(path: str | Path, piece: Piece) -> bytes:
-    """The bytes of one piece of a file."""
-    with open(path, "rb") as handle:
-        handle.seek(piece.start)
-        return handle.read(piece.end - piece.start)
-
-
-def read_piece(path: str | Path, piece: Piece, report: Report | None = None) -> str:
-    """The text of one piece of a file, normalized as `harmonize.io.read_text` normalizes a whole file; bytes that
-    are not UTF-8 are a FormatError naming the file's line."""
-    return decode(piece_bytes(path, piece), str(path), report, piece.first_line, piece.start)
-
-
-# What decides a document's entity ids: the comment lines of its boundary, of the header in force and of its
-# topic, and between them its Entity values' openings (each search with a literal start: a search without one is
-# ten times slower). "Entity=" elsewhere than as a MISC key is taken too: the plan's check against the reading
-# catches it.
-_ID_COMMENT = re.compile(rb"\n# ?(newdoc|global\.Entity|meta::topic)\b[^\n]*")
-_ENTITY_VALUE = re.compile(rb"Entity=([^\t\n|]*)")
-_OPENING = re.compile(rb"\(([^()]+)")
-_FIRST_FIELD = re.compile(rb"\(([^()-]*)")  # an opening's first field: the eid where the header puts it first
-_TOKEN_LINE = re.compile(rb"(?:\A|\n)[0-9]")
-
-
-def entity_ids_by_document(data: bytes, header: str | None = None) -> list[tuple[str | None, tuple[str, ...]]]:
-    """Each document of a file's bytes (or of a piece's, `piece_bytes`, with the ``global.Entity`` value in force
-    where it starts) as (topic, its entity ids in the order the reader meets their first mentions), read without
-    building the model: what a rule over the corpus (unique-ids) needs to plan each piece before the pieces are
-    converted at once. A plan, not a reading: whoever uses it checks it against the documents read (malformed
-    mentions, which the reader drops, are not looked at here)."""
-    comments = list(_ID_COMMENT.finditer(data))
-    first_end = data.find(b"\n")  # a first line has no newline before it
-    first = _ID_COMMENT.match(b"\n" + data[: first_end if first_end >= 0 else len(data)])
-    events = [(0, first)] if first is not None else []
-    events += [(m.start() + 1, m) for m in comments]
-    eid_index = _eid_index(header_fields(header) if header is not None else None)
-    documents: list[tuple[str | None, dict[bytes, None]]] = []
-    topic: str | None = None
-    ids: dict[bytes, None] = {}
-    start = 0  # where the current document began
-    _openings(data, 0, events[0][0] if events else len(data), eid_index, ids)  # before any comment
-    for (at, match), (end, _) in zip(events, [*events[1:], (len(data), None)]):
-        key, _, value = match[0][2:].decode("utf-8", errors="replace").partition("=")
-        if match[1] == b"newdoc":
-            if _TOKEN_LINE.search(data, start, at):
-                documents.append((topic, ids))
-                topic, ids = None, {}
-            start = at
-        elif match[1] == b"global.Entity":
-            eid_index = _eid_index(header_fields(value.strip()))
-        elif key.strip() == "meta::topic":
-            topic = value.strip()
-        _openings(data, at, end, eid_index, ids)
-    if _TOKEN_LINE.search(data, start):
-        documents.append((topic, ids))
-    return [(topic, tuple(dict.fromkeys(_eid_of(eid) for eid in ids))) for topic, ids in documents]
-
-
-def _openings(data: bytes, start: int, end: int, eid_index: int, ids: dict[bytes, None]) -> None:
-    """The eid fields of the openings in the Entity values of bytes [start, end), in order, added to ``ids``."""
-    values = b")".join(_ENTITY_VALUE.findall(data, start, end))  # ")": no opening runs on into the next value
-    if eid_index == 0:
-        ids.update(dict.fromkeys(_FIRST_FIELD.findall(values)))
-        return
-    for opening in _OPENING.findall(values):
-        parts = opening.split(b"-", eid_index + 1)
-        if eid_index < len(parts):
-            ids.setdefault(parts[eid_index], None)
-
-
-def _eid_of(field: bytes) -> str:
-    """An opening's eid field as the reader takes it: ``e5[2/3]`` (a part of a discontinuous mention) is e5."""
-    eid = field.decode("utf-8", errors="replace")
-    split = _PART.match(eid) if eid.endswith("]") else None
-    return split[1] if split is not None else eid
-
-
-def _eid_index(fields: tuple[str, ...] | None) -> int:
-    return next(i for i, name in enumerate(fields or DEFAULT_ENTITY_FIELDS) if name in EID_FIELDS)
-
-
-def _starts_document(data: bytes, start: int, own_header: bool) -> bool:
-    """Whether the comment line at ``start`` is a ``# newdoc`` the reader takes as one (not ``# newdocument``)."""
-    if data[start + 8 : start + 9] not in (b" ", b"=", b"\n"):
-        return False
-    if not own_header:
-        return True
-    block_end = data.find(b"\n\n", start)
-    block = data[start : block_end if block_end >= 0 else len(data)]
-    return any(line.startswith(b"# global.Entity") for line in block.split(b"\n") if line.startswith(b"#"))
-
-
-def _header_before(data: bytes, start: int) -> str | None:
-    """The value of the last ``# global.Entity`` comment before byte ``start`` that the reader takes as one (not
-    one inside a sentence's token lines, which it drops)."""
-    end = start
-    while True:
-        at = data.rfind(b"\n# global.Entity", 0, end)
-        if at < 0:
-            at = 0 if data.startswith(b"# global.Entity") and start > 0 else -1
-            if at < 0:
-                return None
-        else:
-            previous = data[data.rfind(b"\n", 0, at) + 1 : at]
-            at += 1
-            if previous and not previous.startswith(b"#"):
-                end = at - 1
-                continue
-        line = data[at : data.find(b"\n", at)].decode("utf-8", errors="replace")
-        key, sep, value = line[1:].strip().partition("=")
-        if key.strip() == "global.Entity" and sep:
-            return value.strip()
-        if at == 0:
-            return None
-        end = at - 1
-
-
-def header_fields(header: str) -> tuple[str, ...] | None:
-    """The field names a ``global.Entity`` value declares; None where it is malformed (no eid field, or one
-    named twice)."""
-    names = tuple(header.split("-")) if header else ()
-    if not names or len(set(names)) != len(names) or not any(n in EID_FIELDS for n in names):
-        return None
-    return names
-
-
-def sentence_blocks(lines: list[str]) -> Iterator[tuple[str | None, int, int, int]]:
-    """CoNLL-U lines as sentences: (problem, first, tokens, stop), the sentence's comments lines[first:tokens] and
-    its token lines lines[tokens:stop]. ``problem`` None, or: "blank line" (a blank line that ends no sentence, at
-    index ``first``), "comment" (a comment among token lines, at index ``first``; the sentence goes on), or
-    "unterminated" (the last sentence, with no blank line after it)."""
-    first = tokens = -1
-    for index, line in enumerate(lines):
-        if not line:
-            if first < 0:
-                yield "blank line", index, index, index
-            else:
-                yield None, first, index if tokens < 0 else tokens, index
-            first = tokens = -1
-        elif line[0] == "#":
-            if tokens >= 0:
-                yield "comment", index, index, index
-            elif first < 0:
-                first = index
-        else:
-            if first < 0:
-                first = index
-            if tokens < 0:
-                tokens = index
-    if first >= 0:
-        yield "unterminated", first, len(lines) if tokens < 0 else tokens, len(lines)
-
-
-def split_part(token: str) -> tuple[str, str | None, int, int]:
-    """An opening's eid field split into (eid, part label, part, parts): ``e5[2/3]`` -> ("e5", "2/3", 2, 3);
-    ``e5`` -> ("e5", None, 1, 1)."""
-    if token[-1:] != "]":
-        return token, None, 1, 1
-    part = _PART.match(token)
-    if part is None:
-        return token, None, 1, 1
-    return part[1], f"{part[2]}/{part[3]}", int(part[2]), int(part[3])
-
-
-def opening_fields(content: str, declared: tuple[str, ...]) -> list[str]:
-    """The fields of an opening bracket's ``content`` under the ``declared`` header."""
-    fields = content.split("-")
-    if len(fields) > len(declared) and declared[-1] == "identity":
-        # GUM v7 leaves "-" unescaped in Wikipedia identities (Quidditch_%28real-life_sport%29)
-        keep = len(declared) - 1
-        fields = [*fields[:keep], "-".join(fields[keep:])]
-    return fields
-
-
-def relation_eid(end: str, eid_index: int, declared: tuple[str, ...] | None) -> str:
-    """A Bridge or SplitAnte end names an entity by its id, or (GUM v7) by its label "etype-GRP-identity"."""
-    if eid_index == 0 or declared is None:
-        return end.partition("-")[0] if eid_index == 0 else end
-    fields = end.split("-")
-    return fields[eid_index] if len(fields) > eid_index else end
-
-
 _NOTHING_HIDDEN: frozenset[str] = frozenset()
-
-
-def field_role(name: str) -> str:
-    if name in ETYPE_FIELDS:
-        return "etype"
-    if name in ("head", "link"):
-        return name
-    return "entity" if name in ENTITY_LEVEL_FIELDS else "mention"
 
 
 # A bracket opened and not yet closed: (mention being read, start position in the sentence, line number).
@@ -794,7 +545,6 @@ class _Reader:
         self.corpus.documents.append(document)
 
 
-
 # ---------------------------------------------------------------------------------------------------------------
 # Writing
 # ---------------------------------------------------------------------------------------------------------------
@@ -996,7 +746,6 @@ def _check_same_entity_mentions(
         report.add("ambiguous mentions of one entity",
                    f"{document.id}: crossing or interleaved discontinuous mentions of one entity cannot be told "
                    "apart in CorefUD", changed)
-
 
 
 def _document_comments(

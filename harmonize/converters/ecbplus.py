@@ -53,7 +53,7 @@ from pathlib import Path
 from lxml import etree
 
 from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, ECBPLUS_SENTENCES, cross_sentence_parts
-from harmonize.converters.corefud import escape_value, unescape_value
+from harmonize.converters.corefud_values import escape_value, unescape_value
 from harmonize.errors import FormatError, HarmonizeError, Problems, Report, check_choice
 from harmonize.io import atomic_write_text, paused_gc, safe_file_names
 from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Node, Sentence, made_sentence_id

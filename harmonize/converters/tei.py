@@ -55,7 +55,7 @@ from pathlib import Path
 from lxml import etree
 
 from harmonize.converters.choices import TEI_ZERO_POLICIES
-from harmonize.converters.corefud import escape_value, unescape_value
+from harmonize.converters.corefud_values import escape_value, unescape_value
 from harmonize.converters.surface import (
     SPACING_KEYS,
     escape_spaces,

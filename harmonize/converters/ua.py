@@ -40,7 +40,8 @@ import re
 from pathlib import Path
 
 from harmonize.converters.choices import CROSS_SENTENCE_POLICIES
-from harmonize.converters.corefud import escape_value, misc_text, unescape_value
+from harmonize.converters.corefud import misc_text
+from harmonize.converters.corefud_values import escape_value, unescape_value
 from harmonize.converters.losses import Holds, report_unheld
 from harmonize.errors import Problems, Report, check_choice
 from harmonize.io import atomic_write_text, paused_gc, read_text

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, cross_sentence_parts
-from harmonize.converters.corefud import escape_value, unescape_value
+from harmonize.converters.corefud_values import escape_value, unescape_value
 from harmonize.converters.losses import Holds, report_unheld, unheld_reason
 from harmonize.converters.surface import DocumentText, document_text, set_gap
 from harmonize.errors import FormatError, Problems, Report, check_choice

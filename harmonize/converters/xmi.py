@@ -36,7 +36,7 @@ from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 
-from harmonize.converters.corefud import escape_value, unescape_value
+from harmonize.converters.corefud_values import escape_value, unescape_value
 from harmonize.converters.surface import DocumentText, document_text, set_gap
 from harmonize.converters.webanno_tsv import CHAIN_LAYER_HOLDS, REFTYPE, empty_node_after, report_chain_layer_unheld
 from harmonize.errors import FormatError, Problems, Report

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from harmonize.converters.corefud import EID_FIELDS, ETYPE_FIELDS
+from harmonize.converters.corefud_values import EID_FIELDS, ETYPE_FIELDS
 from harmonize.errors import EXAMPLES_PER_REASON, Report
 from harmonize.schemas.model import Change, Corpus, Document, Mention, Sentence, tree_head, ud_head
 
@@ -249,7 +249,7 @@ def _unique_ids_of(state: IdsSoFar, topic: str | None, ids: list[str]) -> tuple[
 
 def plan_unique_ids(scans: Iterable[list[tuple[str | None, tuple[str, ...]]]]) -> Iterator[IdsSoFar]:
     """For each piece of a file in turn, its documents' unique-ids worked out ahead from the scans of it and the
-    pieces before (`harmonize.converters.corefud.entity_ids_by_document`), so that the pieces can be ruled at once
+    pieces before (`harmonize.converters.corefud_pieces.entity_ids_by_document`), so that the pieces can be ruled at once
     and give what ruling them one after another gives."""
     state = IdsSoFar()
     for scan in scans:

@@ -20,22 +20,24 @@ from collections.abc import Iterator
 from operator import itemgetter
 from pathlib import Path
 
-from harmonize.converters.corefud import (
+from harmonize.converters.corefud import parse_corefud
+from harmonize.converters.corefud_pieces import (
+    STREAM_PIECE_BYTES,
+    Piece,
+    document_pieces,
+    piece_count,
+    read_piece,
+)
+from harmonize.converters.corefud_values import (
     DEFAULT_ENTITY_FIELDS,
     EID_FIELDS,
     EMPTY_ID,
     ENTITY_BRACKET,
     MULTIWORD_ID,
     RELATION_ITEM,
-    STREAM_PIECE_BYTES,
-    Piece,
-    document_pieces,
     field_role,
     header_fields,
     opening_fields,
-    parse_corefud,
-    piece_count,
-    read_piece,
     relation_eid,
     sentence_blocks,
     split_part,

@@ -146,7 +146,7 @@ def scored_pieces(path: str | Path, format: str, read_options: dict[str, str] | 
 def _leave_out_non_referring(corpus: Corpus, report: Report) -> None:
     """UA's non-referring markables (expletives, predicatives: ``EntityID`` ending ``-Pseudo``) are never
     coreference, as the UA scorer has it: out of the documents to score, counted."""
-    from harmonize.converters.corefud import escape_value
+    from harmonize.converters.corefud_values import escape_value
     from harmonize.converters.ua import NON_REFERRING
 
     ending = escape_value(NON_REFERRING)
