@@ -97,6 +97,21 @@ def compare_systems(key: str | Path, responses: list[str | Path], format: str = 
     return compare(key, list(responses), format=format, **options)
 
 
+def to_udapi(corpus: Corpus | Document, report: Report | None = None) -> Any:
+    """A udapi ``Document`` (udapi, an optional dependency) holding the corpus or document as CorefUD has it, so
+    that udapi's blocks run on it; `from_udapi` brings it back. Exact on the shared CorefUD files."""
+    from harmonize.converters.udapi_documents import to_udapi as convert_to
+
+    return convert_to(corpus, report)
+
+
+def from_udapi(document: Any, lenient: bool = False, report: Report | None = None) -> Corpus:
+    """The corpus a udapi ``Document`` holds (see `to_udapi`)."""
+    from harmonize.converters.udapi_documents import from_udapi as convert_from
+
+    return convert_from(document, lenient, report)
+
+
 def diff(key: str | Path, response: str | Path, format: str = "corefud", **options: Any) -> DiffResult:
     """Where a response differs from a key, as ``harmonize diff`` finds it (Kummerfeld & Klein's operations and
     error types, what each costs); ``options`` are those of `harmonize.error_analysis.files.diff`
@@ -117,6 +132,6 @@ def build(recipe: str | Path, output: str | Path, **options: Any) -> BuildResult
 
 __all__ = [
     "Bridge", "Conversion", "Corpus", "Document", "Entity", "FormatError", "HarmonizeError", "LossWarning", "Mention",
-    "ModelError",
-    "Node", "Report", "Sentence", "SplitAntecedent", "build", "compare_systems", "convert", "diff", "formats", "parse", "read", "score", "write",
+    "ModelError", "Node", "Report", "Sentence", "SplitAntecedent", "build", "compare_systems", "convert", "diff",
+    "formats", "from_udapi", "parse", "read", "score", "to_udapi", "write",
 ]

@@ -45,3 +45,26 @@ def test_treeless_conversions_load_in_udapi(source: str, parts: tuple[str, ...],
     assert len(mentions) == sum(len(e.mentions) for d in ours.documents for e in d.entities) > 0
     if source in ("ecbplus", "mmax2"):
         assert headless > 0  # multi-word mentions, no tree: the first word, counted
+
+
+@pytest.mark.parametrize("parts", [("corefud-real", "en_gum-corefud-dev-GUM_academic_exposure.conllu"),
+                                   ("corefud-real", "en_litbank-corefud-dev.conllu"),
+                                   ("corefud-samples", "udapi", "fr-democrat-dev-sample.conllu")],
+                         ids=lambda parts: parts[-1])
+def test_to_and_from_udapi_is_exact_and_udapi_blocks_run_between(parts: tuple[str, ...]) -> None:
+    """harmonize.to_udapi gives udapi the corpus as CorefUD has it; from_udapi brings back the same model and the
+    same bytes; what a udapi edit changes comes back."""
+    from harmonize.accounting.differ import diff_corpora
+    from harmonize.converters.corefud import format_corefud
+
+    path = shared(*parts)
+    corpus = harmonize.read(path, report=Report())
+    document = harmonize.to_udapi(corpus)
+    assert len(document.coref_entities) == sum(len(d.entities) for d in corpus.documents)
+    back = harmonize.from_udapi(document)
+    assert not diff_corpora(corpus, back).counts
+    assert format_corefud(back) == path.read_text(encoding="utf-8")
+    mention = next(m for m in document.coref_mentions if len(m.words) > 2)
+    mention.words = [mention.head]  # a udapi edit: a mention of several words cut to its head
+    changed = diff_corpora(corpus, harmonize.from_udapi(document))
+    assert set(changed.counts) <= {"mention span", "mention head"} and changed.counts["mention span"] == 1
