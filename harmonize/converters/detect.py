@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harmonize.converters.registry import formats
+from harmonize.converters.registry import formats, formats_for
 from harmonize.errors import HarmonizeError
 
 # Bytes of a file's start read to tell formats that share a name apart.
@@ -42,15 +42,7 @@ def candidates(path: Path) -> list[str]:
 def _folder_candidates(folder: Path) -> list[str]:
     if (folder / "dep").is_dir() and ((folder / "coref_tsv").is_dir() or (folder / "splits.md").is_file()):
         return ["gum"]
-    found = []
-    for fmt in formats():
-        if fmt.reader is None:
-            continue
-        try:
-            if fmt.inputs_in(folder):
-                found.append(fmt.name)
-        except OSError:
-            continue
+    found = formats_for(folder)
     if "parquet" in found:
         return ["parquet"]
     if "brat" in found and "text" in found and all(text.with_suffix(".ann").is_file()

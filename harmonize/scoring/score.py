@@ -274,41 +274,6 @@ def score_files(
     ``topic``, ``document``, ``id:REGEX`` or a metadata name), each scored as the whole is; ``ci`` (a level in
     percent, e.g. 95) adds a bootstrap interval over documents to every F1, the groups' too (``samples`` resamples
     drawn with ``seed``: the same seed gives the same interval)."""
-    result = _score_files(key, response, format, read_options, metrics, singletons, forms, mode, cross_document,
-                          split_antecedents, zeros, jobs, parse, parse_overwrite, lenient, only_split_antecedents,
-                          non_referring, bridging, discourse_deixis, shared_task, key_format, response_format)
-    if by is not None:
-        score_groups(result, by)
-    if ci is not None:
-        add_intervals(result, ci, samples, seed)
-    return result
-
-
-def _score_files(
-    key: str | Path,
-    response: str | Path,
-    format: str = "corefud",
-    read_options: dict[str, str] | None = None,
-    metrics: list[str] | None = None,
-    singletons: bool | None = None,
-    forms: bool = True,
-    mode: str | None = None,
-    cross_document: str | None = None,
-    split_antecedents: bool | None = None,
-    zeros: str = "dependent",
-    jobs: int = 0,
-    parse: str | None = None,
-    parse_overwrite: bool = False,
-    lenient: bool = False,
-    only_split_antecedents: bool = False,
-    non_referring: bool = False,
-    bridging: bool = False,
-    discourse_deixis: bool = False,
-    shared_task: str | None = None,
-    key_format: str | None = None,
-    response_format: str | None = None,
-) -> CorpusScore:
-    """`score_files` without groups and intervals."""
     described = None
     if shared_task is not None:
         task = get_shared_task(shared_task)
@@ -346,7 +311,7 @@ def _score_files(
         result = score_ua_files(key, response, settings, metrics, forms, lenient, read_options, jobs)
         if described is not None:
             result.settings = f"{described}\n{result.settings}"
-        return result
+        return _grouped_with_intervals(result, by, ci, samples, seed)
     elif ua_only:
         raise HarmonizeError(f"{', '.join(ua_only)}: Universal Anaphora figures, for --format ua only")
     singletons, split_antecedents = bool(singletons), bool(split_antecedents)
@@ -371,7 +336,7 @@ def _score_files(
         result = _score_in_step(key, response, key_sides, response_sides, names, singletons, mode, split_antecedents,
                                 zeros)
         result.settings = described
-        return result
+        return _grouped_with_intervals(result, by, ci, samples, seed)
     with paused_gc():
         if "corefud" in (key_format, response_format):
             from harmonize.scoring import corefud_lines  # noqa: F401  (imported once, before a worker forks)
@@ -388,6 +353,16 @@ def _score_files(
     _note_guessed_heads(result, key, response, key_format, response_format, read_options, mode, parse, exact_options={
         "metrics": metrics, "singletons": singletons, "forms": forms, "cross_document": cross_document,
         "split_antecedents": split_antecedents, "zeros": zeros, "jobs": jobs, "lenient": lenient})
+    return _grouped_with_intervals(result, by, ci, samples, seed)
+
+
+def _grouped_with_intervals(result: CorpusScore, by: str | None, ci: float | None, samples: int,
+                            seed: int) -> CorpusScore:
+    """``result`` with its groups (``by``) and intervals (``ci``), where asked."""
+    if by is not None:
+        score_groups(result, by)
+    if ci is not None:
+        add_intervals(result, ci, samples, seed)
     return result
 
 
