@@ -344,3 +344,17 @@ def test_questions_read_as_the_corpus_text_and_masked_documents_are_left_out() -
         assert question.sentence.count("_") >= 1
     masked = generate_questions([dep / "GUM_reddit_bobby.conllu"], "corefud", report=Report(), masked=True)
     assert masked and all("____" in q.sentence for q in masked)
+
+
+def test_what_the_generator_chose_is_counted() -> None:
+    """The right option's place in the text, distractors after the pronoun and distractors containing the answer
+    are counted: the first equals what the questions' own offsets say."""
+    from harmonize.pcr.generate import CHOSE_RIGHT_FIRST, CHOSE_WRONG_AFTER
+
+    report = Report()
+    questions = generate_questions([shared("gum", "v11.1.0", "dep", "GUM_interview_cyclone.conllu")], "corefud",
+                                   report=report)
+    right_first = sum(q.offsets[f"option{q.answer}"][0] < q.offsets[f"option{3 - q.answer}"][0] for q in questions)
+    assert not any("duplicate" in reason for reason in report.counts)  # so every counted question is kept
+    assert report.counts[CHOSE_RIGHT_FIRST] == right_first == 13 and len(questions) == 15
+    assert report.counts[CHOSE_WRONG_AFTER] == 1

@@ -95,7 +95,8 @@ _LEDGER: list[tuple[str, tuple[str, ...]]] = [
     (r"layer not read as coreference \(kept with the file as read\)", ()),
     (r"input normalized: ", ()),  # harmonize.io.normalized_text: line endings and a byte-order mark
     (r"input holds no document", ()),
-    (r"files in an input folder not read", ()),  # harmonize.conversion.NOT_READ: input left alone, said  # an empty input, said (harmonize.converters.registry.NOTHING_READ)
+    (r"files in an input folder not read", ()),
+    (r"question chosen: ", ()),  # harmonize.pcr.generate: what the question generator chose, counted  # harmonize.conversion.NOT_READ: input left alone, said  # an empty input, said (harmonize.converters.registry.NOTHING_READ)
 ]
 _COMPILED = [(re.compile(pattern), kinds) for pattern, kinds in _LEDGER]
 

@@ -43,6 +43,11 @@ CATAPHORA = "pronoun without a question: cataphora (its entity's nominal mention
 NO_DISTRACTOR = "pronoun without a question: no nominal mention of another entity (with another text) in the window"
 NOT_THIRD_PERSON = "pronoun mention left out: first or second person"
 NOT_AN_OPTION = "mention never an option: {}"
+# What the generator chose, counted per question so that a set's biases are said (a solver that always picks the
+# option met first in the text exploits the first).
+CHOSE_RIGHT_FIRST = "question chosen: the right option comes first in the text"
+CHOSE_WRONG_AFTER = "question chosen: the wrong option follows the pronoun (none of another entity before it)"
+CHOSE_WRONG_CONTAINS = "question chosen: the wrong option's words contain the right one's"
 MASKED = "document without questions: its text is masked or empty (GUM's Reddit documents ship as '____ __')"
 
 
@@ -200,6 +205,12 @@ def _question(document: Document, pronoun_mention: Mention, pronoun: Node, candi
     question = Question(sentence, options[0][0], options[1][0], answer, pronoun.form, settings.source,
                         doc_id=str(document.id), sentence_ids=[str(s.id) for s in sentences],
                         offsets={"pronoun": [start, start + 1], "option1": options[0][1], "option2": options[1][1]})
+    if right_span[0] < wrong_span[0]:
+        report.add(CHOSE_RIGHT_FIRST, where)
+    if not before(others[0]):
+        report.add(CHOSE_WRONG_AFTER, where)
+    if f" {right_text.lower()} " in f" {wrong_text.lower()} ":
+        report.add(CHOSE_WRONG_CONTAINS, where)
     agreement = [_agreement(m) for _, _, m in options]
     return set_perspectives(question, _agreement_of_node(pronoun), *agreement, genre=document.genre or "")
 
