@@ -13,7 +13,7 @@ import pytest
 from lxml import etree
 
 import harmonize
-from harmonize.converters import surface, tei
+from harmonize.converters import nkjp_tags, surface, tei
 from harmonize.converters.corefud import format_corefud, parse_corefud, read_corefud
 from harmonize.converters.corefud_values import unescape_value
 from harmonize.errors import FormatError, Report
@@ -154,12 +154,12 @@ def test_zero_subjects_on_the_verb() -> None:
 
 
 def test_nkjp_table() -> None:
-    assert tei.ud_tags("ppron3", "sg:acc:m2:ter:nakc:npraep", "on") == (
+    assert nkjp_tags.ud_tags("ppron3", "sg:acc:m2:ter:nakc:npraep", "on") == (
         "PRON", "Animacy=Anim|Case=Acc|Gender=Masc|Number=Sing|Person=3|PrepCase=Npr|PronType=Prs|Variant=Short")
-    assert tei.ud_tags("subst", "sg:nom:m1", "Jan")[0] == "PROPN"
-    assert tei.ud_tags("subst", "sg:nom:m1", "pies")[0] == "NOUN"
-    assert tei.ud_tags("NN", "", "dog") is None
-    classes, values = tei.nkjp_table()
+    assert nkjp_tags.ud_tags("subst", "sg:nom:m1", "Jan")[0] == "PROPN"
+    assert nkjp_tags.ud_tags("subst", "sg:nom:m1", "pies")[0] == "NOUN"
+    assert nkjp_tags.ud_tags("NN", "", "dog") is None
+    classes, values = nkjp_tags.nkjp_table()
     assert len(classes) >= 40 and {"sg", "pl", "m1", "perf"} <= set(values)
 
 

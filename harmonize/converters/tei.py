@@ -48,14 +48,13 @@ import gzip
 import re
 import zlib
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from lxml import etree
 
 from harmonize.converters.choices import TEI_ZERO_POLICIES
 from harmonize.converters.corefud_values import escape_value, unescape_value
+from harmonize.converters.nkjp_tags import split_xpos, ud_tags
 from harmonize.converters.surface import (
     SPACING_KEYS,
     escape_spaces,
@@ -89,59 +88,6 @@ _STRING_RANGE = re.compile(r"(?:[^#]*#)?string-range\(\s*([^,\s)]+)\s*,\s*(\d+)\
 _NCNAME = re.compile(r"[A-Za-z_][\w.\-]*\Z")
 
 
-# ---------------------------------------------------------------------------------------------------------------
-# The NKJP -> UD table
-# ---------------------------------------------------------------------------------------------------------------
-
-
-@cache
-def nkjp_table() -> tuple[dict[str, tuple[str, dict[str, str]]], dict[str, dict[str, str]]]:
-    """``nkjp_ud.tsv``: grammatical class -> (UPOS, features), msd value -> features."""
-    classes: dict[str, tuple[str, dict[str, str]]] = {}
-    values: dict[str, dict[str, str]] = {}
-    text = (resources.files("harmonize.converters") / "nkjp_ud.tsv").read_text(encoding="utf-8")
-    for line in text.splitlines():
-        if not line or line.startswith("#"):
-            continue
-        kind, name, upos, feats = line.split("\t")
-        parsed = dict(item.split("=", 1) for item in feats.split("|")) if feats != "_" else {}
-        if kind == "ctag":
-            classes[name] = (upos, parsed)
-        else:
-            values[name] = parsed
-    return classes, values
-
-
-def ud_tags(ctag: str, msd: str, lemma: str) -> tuple[str, str] | None:
-    """UPOS and FEATS for an NKJP tag, or None where the class is not in the table."""
-    return _ud_tags(ctag, msd, ctag == "subst" and lemma[:1].isupper())
-
-
-@cache
-def _ud_tags(ctag: str, msd: str, proper: bool) -> tuple[str, str] | None:
-    classes, values = nkjp_table()
-    found = classes.get(ctag)
-    if found is None:
-        return None
-    upos, class_feats = found
-    feats = dict(class_feats)
-    for value in msd.split(":") if msd else ():
-        feats.update(values.get(value, {}))
-    if proper:
-        upos = "PROPN"
-    return upos, "|".join(f"{k}={v}" for k, v in sorted(feats.items(), key=lambda kv: kv[0].lower())) or "_"
-
-
-def split_xpos(xpos: str) -> tuple[str, str]:
-    """An XPOS ``ctag:msd`` as (ctag, msd); "_" is ("", "")."""
-    if xpos == "_":
-        return "", ""
-    ctag, _sep, msd = xpos.partition(":")
-    return ctag, msd
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Finding documents and layers
 # ---------------------------------------------------------------------------------------------------------------
 
 
