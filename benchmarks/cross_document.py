@@ -46,7 +46,7 @@ def main() -> None:
     from harmonize import read
     from harmonize.converters.ecbplus import DEV_TOPICS
     from harmonize.errors import Report
-    from harmonize.resolvers.cross_document import validate_cross_document
+    from harmonize.resolvers.cross_document_validation import validate_cross_document
     from harmonize.resolvers.protocol import select_topics
     from harmonize.schemas.model import Corpus
 

@@ -977,7 +977,7 @@ def validate(
     held out for it, never on dev or test: the first line says which.
     """
     if cross_document is not None:
-        from harmonize.resolvers.cross_document import validate_cross_document_files
+        from harmonize.resolvers.cross_document_validation import validate_cross_document_files
 
         report = Report()
         with _scope_needed():

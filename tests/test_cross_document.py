@@ -16,7 +16,8 @@ pytest.importorskip("transformers")
 
 from harmonize.converters.corefud import format_corefud, parse_corefud
 from harmonize.errors import HarmonizeError
-from harmonize.resolvers.cross_document import kind_scores, load_model, train_model
+from harmonize.resolvers.cross_document import load_model, train_model
+from harmonize.resolvers.cross_document_validation import kind_scores
 from harmonize.resolvers.neural import fresh_copy
 from harmonize.schemas.model import Corpus
 from tests.conftest import make_tiny_encoder

@@ -18,7 +18,7 @@ run.
 - `validate`: convert, train, predict and score in one call;
 - `lemma`: the cross-document same-lemma baseline;
 - `cross_document`: the cross-document model (mention detection in
-  `mention_detection`) and its evaluation.
+  `mention_detection`); `cross_document_validation`: its evaluation the paper's way.
 
 A resolver first drops the coreference its input came with (entities, bridges, split antecedents, the entity
 header; counted in the report), then adds what it finds.
