@@ -53,8 +53,13 @@ def write(corpus: Corpus, path: str | Path, format: str = "corefud", report: Rep
     """
     fmt = get_format(format, "write")
     checked = fmt.writer_options([f"{key}={value}" for key, value in options.items()])
+    newline = checked.pop("newline", "lf")
     written = report if report is not None else Report()
     fmt.writer(corpus, Path(path), written, **checked)
+    if newline == "crlf":
+        from harmonize.conversion import write_crlf
+
+        write_crlf(Path(path))
     if report is None:
         _warn_losses(written, f"writing {path} as {format}")
     return written

@@ -17,7 +17,7 @@ import typer
 
 from harmonize.conversion import input_files
 from harmonize.converters import formats, get_format
-from harmonize.converters.registry import COMMON_READER_OPTIONS
+from harmonize.converters.registry import COMMON_READER_OPTIONS, COMMON_WRITER_OPTIONS
 from harmonize.errors import HarmonizeError, Report
 from harmonize.io import atomic_write_text
 from harmonize.parsing import NO_PARSING, PARSE_HELP
@@ -74,6 +74,8 @@ def list_formats() -> None:
                 typer.echo(f"{'':<24} {flag} {key}={'|'.join(values) or 'VALUE'}: {purpose}")
     for key, (values, purpose) in COMMON_READER_OPTIONS.items():
         typer.echo(f"{'':<24} -I {key}={'|'.join(values) or 'VALUE'}: {purpose} (every reader)")
+    for key, (values, purpose) in COMMON_WRITER_OPTIONS.items():
+        typer.echo(f"{'':<24} -O {key}={'|'.join(values) or 'VALUE'}: {purpose} (every writer)")
 
 
 @app.command("rules", epilog=_examples(

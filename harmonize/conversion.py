@@ -130,6 +130,9 @@ def convert(
     name (see `harmonize.accounting`); it costs a second read of the output and a comparison of the models."""
     result = _convert(inputs, source, target, output, lenient, rules, options, read_options, jobs, sample, progress,
                       parse, parse_overwrite, verify)
+    if (options or {}).get("newline") == "crlf":
+        for _, written in result.outputs:
+            write_crlf(Path(written))
     skipped = Report()
     for folder in (Path(p) for p in inputs if Path(p).is_dir()):
         for name, paths in other_format_files(folder, source).items():
@@ -156,6 +159,7 @@ def _convert(inputs: Sequence[str | Path], source: str, target: str, output: str
     reader = get_format(source, "read")
     writer = get_format(target, "write")
     checked_options = writer.writer_options([f"{key}={value}" for key, value in (options or {}).items()])
+    checked_options.pop("newline", None)  # applied to what was written, by `convert`
     read_options = dict(read_options or {})
     if parse not in (None, NO_PARSING) and "tokenizer" in reader.reader_options:
         read_options.setdefault("tokenizer", parse)  # raw text: the parse engine tokenizes it too
@@ -369,6 +373,22 @@ def _convert_job(job: tuple) -> Report:
 def sample_path() -> Path:
     """The small CorefUD sample shipped with harmonize."""
     return Path(str(resources.files("harmonize") / "samples" / SAMPLE))
+
+
+# Files a writer writes that are not text: left as they are by -O newline=crlf.
+BINARY_ENDINGS = (".parquet", ".gz", ".zip", ".png", ".pt", ".safetensors")
+
+
+def write_crlf(path: Path) -> None:
+    """The text files written at ``path`` (a file, or every file in a folder) with CRLF line endings (what
+    ``-O newline=crlf`` asks for), each replaced atomically; binary files are left as they are."""
+    from harmonize.io import atomic_write_bytes
+
+    for file in [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file()):
+        if file.name.endswith(BINARY_ENDINGS):
+            continue
+        data = file.read_bytes()
+        atomic_write_bytes(file, data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
 
 
 # Files of an input folder in another format than --from: listed in the report, never skipped in silence.

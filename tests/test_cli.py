@@ -34,7 +34,7 @@ def test_writer_options_reach_the_writer_and_bad_ones_are_refused(tmp_path: Path
     done = harmonize("convert", "--sample", "--to", "conll2012", "-O", "layout=tsv", "-o", tmp_path / "t.conll")
     assert done.returncode == 1 and "layout must be one of ontonotes, gum, ontogum, scorer" in done.stderr
     done = harmonize("convert", "--sample", "--to", "corefud", "-O", "layout=gum", "-o", tmp_path / "u.conllu")
-    assert done.returncode == 1 and "corefud writer: unknown option 'layout=gum'; it takes none" in done.stderr
+    assert done.returncode == 1 and "corefud writer: unknown option 'layout=gum'; it takes -O newline=lf|crlf" in done.stderr
 
 
 def test_sample_conversion_is_byte_identical(tmp_path: Path) -> None:

@@ -201,3 +201,20 @@ def test_a_mixed_folder_is_one_error_naming_the_candidates_and_with_from_the_oth
         from harmonize.cli import _detected
 
         _detected([Path("-")])
+
+
+def test_writers_keep_windows_line_endings_when_asked(tmp_path: Path) -> None:
+    """-O newline=crlf (every writer): each line of each text file written ends in CRLF, and reads back as the LF
+    file does; binary tables are left as they are."""
+    source = shared("corefud-real", "en_gum-corefud-dev-GUM_academic_exposure.conllu")
+    harmonize.convert([source], "corefud", "conll2012", tmp_path / "out.conll", options={"newline": "crlf"},
+                      warn_losses=False)
+    data = (tmp_path / "out.conll").read_bytes()
+    assert data.count(b"\n") == data.count(b"\r\n") > 0
+    assert score_files(source, tmp_path / "out.conll", response_format="conll2012", mode="exact").conll == 1.0
+    corpus = harmonize.read(source, report=Report())
+    harmonize.write(corpus, tmp_path / "out.conllu", report=Report(), newline="crlf")
+    assert (tmp_path / "out.conllu").read_bytes() == source.read_bytes().replace(b"\n", b"\r\n")
+    harmonize.convert([source], "corefud", "parquet", tmp_path / "tables", options={"newline": "crlf"},
+                      warn_losses=False)
+    assert harmonize.read(next((tmp_path / "tables").iterdir()), "parquet", report=Report()).documents

@@ -31,6 +31,12 @@ class DocumentWriter(Protocol):
 # An input with no document in it (an empty file, comments only): said, so that an empty output is not a surprise.
 NOTHING_READ = "input holds no document: nothing read from it"
 
+# Writer options every format takes, applied to what the writer wrote rather than passed to it.
+COMMON_WRITER_OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
+    "newline": (("lf", "crlf"), "line endings of the text files written: lf (the default) or crlf (as Windows "
+                                "tools save them)"),
+}
+
 # Reader options every format takes, applied to the corpus read rather than passed to the reader.
 COMMON_READER_OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "lang": ((), "the documents' language, an ISO 639 code (stanza parses in it; overrides the format's)"),
@@ -82,8 +88,8 @@ class Format:
         return sorted(p for p in folder.iterdir() if self.takes(p) and (not p.is_dir() or p.suffix == self.extension))
 
     def writer_options(self, pairs: list[str]) -> dict[str, str]:
-        """``-O KEY=VALUE`` pairs checked against the writer's options."""
-        return _checked(f"{self.name} writer", "-O", self.options, pairs)
+        """``-O KEY=VALUE`` pairs checked against the writer's options (and those every writer takes)."""
+        return _checked(f"{self.name} writer", "-O", {**self.options, **COMMON_WRITER_OPTIONS}, pairs)
 
     def read_options(self, pairs: list[str]) -> dict[str, str]:
         """``-I KEY=VALUE`` pairs checked against the reader's options."""

@@ -54,6 +54,8 @@ def resolve_files(inputs: Sequence[str | Path], output: str | Path, resolver: st
     reader, writer = get_format(source, "read"), get_format(target, "write")
     checked_read = reader.read_options([f"{key}={value}" for key, value in (read_options or {}).items()])
     checked_write = writer.writer_options([f"{key}={value}" for key, value in (options or {}).items()])
+    if checked_write.pop("newline", "lf") != "lf":
+        raise HarmonizeError("-O newline=crlf is for convert and write; resolvers write LF line endings")
     report = report if report is not None else Report()
     loaded = None
     if resolver == "model":
