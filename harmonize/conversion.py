@@ -25,7 +25,7 @@ from harmonize.accounting.ledger import report_since, verify
 from harmonize.converters import get_format
 from harmonize.converters.detect import other_format_files
 from harmonize.converters.registry import Format
-from harmonize.errors import HarmonizeError, Report
+from harmonize.errors import FormatError, HarmonizeError, Report
 from harmonize.io import atomic_write_parts, paused_gc
 from harmonize.parsing import NO_PARSING, parser_for
 from harmonize.schemas.model import Corpus, Document
@@ -401,7 +401,8 @@ STANDARD_STREAM = Path("-")
 @contextmanager
 def standard_input_file(reader: Format, data: bytes) -> Iterator[Path]:
     """``data`` (standard input's bytes) as a temporary file the reader takes, named ``stdin`` with the format's
-    extension (the name a format without document ids gives its document); gone when the block ends."""
+    extension (the name a format without document ids gives its document); gone when the block ends. An error in
+    it names standard input, not the temporary file."""
     import tempfile
 
     if not reader.extension:
@@ -409,7 +410,12 @@ def standard_input_file(reader: Format, data: bytes) -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="harmonize-stdin-") as folder:
         path = Path(folder) / f"stdin{reader.extension}"
         path.write_bytes(data)
-        yield path
+        try:
+            yield path
+        except FormatError as error:
+            if error.path != str(path):
+                raise
+            raise FormatError("<standard input>", error.line, error.reason) from None
 
 
 def convert_to_stream(inputs: Sequence[str | Path], source: str = "corefud", target: str = "corefud",

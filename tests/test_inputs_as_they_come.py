@@ -218,3 +218,15 @@ def test_writers_keep_windows_line_endings_when_asked(tmp_path: Path) -> None:
     harmonize.convert([source], "corefud", "parquet", tmp_path / "tables", options={"newline": "crlf"},
                       warn_losses=False)
     assert harmonize.read(next((tmp_path / "tables").iterdir()), "parquet", report=Report()).documents
+
+
+def test_malformed_standard_input_is_named_as_standard_input() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "harmonize", "convert", "-", "--from", "conll2012", "--to",
+                           "corefud"], input=b"#begin document (d); part 000\nd 0 0 A (1\n", capture_output=True,
+                          timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.decode().splitlines() == [
+        "harmonize: error: <standard input>:1: #begin document without #end document: d"]
