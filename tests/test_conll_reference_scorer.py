@@ -19,6 +19,7 @@ import harmonize
 from harmonize.errors import Report
 from harmonize.scoring.score import score_files
 from tests.conftest import shared
+from tests.perturb import merge_a_tenth
 
 SCORER = os.environ.get("CONLL_SCORER")
 pytestmark = pytest.mark.skipif(
@@ -35,11 +36,7 @@ def _perturbed(corpus: harmonize.Corpus) -> harmonize.Corpus:
         for mention in list(document.mentions):
             if rng.random() < 0.1 and len(mention.entity.mentions) > 1:
                 document.remove_mention(mention)
-        entities = list(document.entities)
-        rng.shuffle(entities)
-        share = max(1, len(entities) // 10)
-        for keep, absorbed in zip(entities[:share], entities[share:2 * share]):
-            document.merge_entities(keep, absorbed)
+        merge_a_tenth(document, rng)
     return corpus
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import harmonize
 from harmonize.errors import Report
 from tests.conftest import shared
+from tests.perturb import extend_by_a_word
 
 FILES = ("GUM_bio_emperor", "GUM_fiction_lunre", "GUM_interview_cyclone", "GUM_textbook_labor")
 
@@ -30,14 +31,7 @@ def build_case(folder: Path) -> tuple[Path, Path]:
     corpus = harmonize.read(key, report=Report())
     rng = random.Random(5)
     for document in corpus.documents:
-        spans = {tuple(map(id, m.words)) for m in document.mentions}
-        for mention in list(document.mentions):
-            if rng.random() < 1 / 6 or any(w.is_empty for w in mention.words):
-                nodes, last = mention.sentence.nodes, mention.words[-1].position
-                longer = [*mention.words, nodes[last + 1]] if last + 1 < len(nodes) else []
-                if longer and tuple(map(id, longer)) not in spans:
-                    document.set_words(mention, longer, mention.head)
-                    spans.add(tuple(map(id, longer)))
+        extend_by_a_word(document, lambda mention: rng.random() < 1 / 6 or any(w.is_empty for w in mention.words))
     extended = folder / "extended.conllu"
     harmonize.write(corpus, extended, report=Report())
     return key, extended

@@ -19,6 +19,7 @@ import pytest
 import harmonize
 from harmonize.errors import Report
 from tests.conftest import shared
+from tests.perturb import extend_by_a_word, merge_a_tenth
 
 FILES = ("GUM_interview_brotherhood", "GUM_interview_hill", "GUM_bio_gordon", "GUM_voyage_york", "GUM_vlog_pregnant",
          "GUM_whow_flirt", "GUM_fiction_lunre")
@@ -35,23 +36,11 @@ def build_cases(folder: Path) -> dict[str, Path]:
     merged = harmonize.read(key)
     rng = random.Random(1)
     for document in merged.documents:
-        entities = list(document.entities)
-        rng.shuffle(entities)
-        share = max(1, len(entities) // 10)
-        for keep, absorbed in zip(entities[:share], entities[share:2 * share]):
-            document.merge_entities(keep, absorbed)
+        merge_a_tenth(document, rng)
     harmonize.write(merged, folder / "merged.conllu", report=Report())
     extended = harmonize.read(key)
     for document in extended.documents:
-        spans = {tuple(map(id, m.words)) for m in document.mentions}
-        for mention in document.mentions:
-            nodes, last = mention.sentence.nodes, mention.words[-1].position
-            longer = [*mention.words, nodes[last + 1]] if last + 1 < len(nodes) else []
-            # Never onto the words of another mention: same-span mentions of two entities are invalid CorefUD
-            # (udvalidate refuses them), and there the two scorers differ (see test_duplicates_...).
-            if longer and tuple(map(id, longer)) not in spans:
-                document.set_words(mention, longer, mention.head)
-                spans.add(tuple(map(id, longer)))
+        extend_by_a_word(document, lambda mention: True)  # see test_duplicates_... for why never onto another
     harmonize.write(extended, folder / "extended.conllu", report=Report())
     return {"key": key, "merged": folder / "merged.conllu", "extended": folder / "extended.conllu"}
 

@@ -22,6 +22,7 @@ from harmonize.scoring.score import score_files
 from harmonize.scoring.significance import compare_pair, counts_of, figures, per_document_counts
 from harmonize.scoring.systems import comparison_rows, render_table
 from tests.conftest import shared
+from tests.perturb import extend_by_a_word, merge_a_tenth
 
 # Eight GUM dev documents of four genres.
 DOCUMENTS = ("GUM_academic_exposure", "GUM_academic_librarians", "GUM_bio_emperor", "GUM_bio_jespersen",
@@ -40,22 +41,11 @@ def systems(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     rng = random.Random(3)
     longer = harmonize.read(key, report=Report())
     for document in longer.documents:
-        spans = {tuple(map(id, m.words)) for m in document.mentions}
-        for mention in list(document.mentions):
-            nodes, last = mention.sentence.nodes, mention.words[-1].position
-            if rng.random() < 1 / 6 and last + 1 < len(nodes):
-                words = [*mention.words, nodes[last + 1]]
-                if tuple(map(id, words)) not in spans:
-                    document.set_words(mention, words, mention.head)
-                    spans.add(tuple(map(id, words)))
+        extend_by_a_word(document, lambda mention: rng.random() < 1 / 6)
     harmonize.write(longer, folder / "longer.conllu", report=Report())
     merged = harmonize.read(key, report=Report())
     for document in merged.documents:
-        entities = list(document.entities)
-        rng.shuffle(entities)
-        share = max(1, len(entities) // 10)
-        for keep, absorbed in zip(entities[:share], entities[share:2 * share]):
-            document.merge_entities(keep, absorbed)
+        merge_a_tenth(document, rng)
     harmonize.write(merged, folder / "merged.conllu", report=Report())
     return {"key": key, "longer": folder / "longer.conllu", "merged": folder / "merged.conllu"}
 
