@@ -150,3 +150,20 @@ def test_a_broken_document_late_in_the_input_leaves_no_pages(tmp_path: Path) -> 
         write_views(read_documents([source], get_format("corefud", "read"), False, Report()), tmp_path / "pages")
     assert raised.value.line is not None and "malformed Entity value" in raised.value.reason
     assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.conllu"]
+
+
+def test_a_multiword_token_shows_as_the_text_has_it() -> None:
+    """Spanish "del" is shown as "del", not as its words run together ("deel"); a mention that begins at its second
+    word is bracketed around the whole token, and hovering the token names its words."""
+    text = ("# newdoc id = d\n# global.Entity = eid-etype-head-other\n# sent_id = 1\n# text = Voy del mercado.\n"
+            "1\tVoy\t_\t_\t_\t_\t_\t_\t_\t_\n"
+            "2-3\tdel\t_\t_\t_\t_\t_\t_\t_\t_\n"
+            "2\tde\t_\t_\t_\t_\t_\t_\t_\t_\n"
+            "3\tel\t_\t_\t_\t_\t_\t_\t_\tEntity=(e1-place-2-\n"
+            "4\tmercado\t_\t_\t_\t_\t_\t_\t_\tEntity=e1)|SpaceAfter=No\n"
+            "5\t.\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
+    page = render_document(parse_corefud(text).documents[0])
+    body = page.split("</span>", 1)[1]
+    shown = re.sub(r"<sub>.*?</sub>", "", re.sub(r"<(?!/?sub)[^>]+>", "", body)).split("\n")[0]
+    assert shown == "Voy [del mercado]."
+    assert 'title="words: de + el">del</span>' in page and "«el mercado»" in page

@@ -2,7 +2,8 @@
 
 Each mention is shown by brackets around its words, in its entity's colour, and its words are tinted. Nesting
 is visible as nested brackets. A discontinuous mention's parts end in "]…" and resume with "…[". An empty node
-shows as "∅". Singletons get dashed, fainter brackets. Hovering a bracket gives entity id, type, head and text,
+shows as "∅". A multiword token shows as the text has it ("del", not "de el"; its words on hover): a mention that
+begins or ends at one of its words is bracketed around the whole token, and its hover text names its words. Singletons get dashed, fainter brackets. Hovering a bracket gives entity id, type, head and text,
 and a small inline script highlights every mention of that entity. There are no external resources: the file
 works offline and opens from disk.
 """
@@ -16,9 +17,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from harmonize.converters.surface import display_gaps
+from harmonize.converters.surface import display_gaps, surface_tokens
 from harmonize.io import StagedPages, atomic_write_parts, atomic_write_text
-from harmonize.schemas.model import Corpus, Document, Mention, Node, ud_head
+from harmonize.schemas.model import Corpus, Document, Mention, Node, Sentence, ud_head
 
 STYLE = """
 body{font:16px/2.1 system-ui,sans-serif;margin:2em;max-width:70em;color:#222}
@@ -101,10 +102,17 @@ def _document_body(document: Document, prefix: str) -> tuple[str, str]:
     body = []
     for sentence in document.sentences:
         gaps = display_gaps(sentence)
+        multiword = _multiword_words(sentence)
         words = []
         for node in sentence.nodes:
-            words.append("".join(opening.get(id(node), ())) + _word(node, innermost.get(id(node)), prefix)
-                         + "".join(closing.get(id(node), ())) + gaps.get(node, " "))
+            form, covered = multiword.get(id(node), (node.form, [node]))
+            if not covered:  # a later word of a multiword token: shown with its first
+                continue
+            inner = [innermost[id(w)] for w in covered if id(w) in innermost]
+            shown = (_token(form, covered, min(inner) if inner else None, prefix) if len(covered) > 1
+                     else _word(node, inner[0] if inner else None, prefix))
+            words.append("".join(b for w in covered for b in opening.get(id(w), ())) + shown
+                         + "".join(b for w in covered for b in closing.get(id(w), ())) + gaps.get(covered[-1], " "))
         sid = html.escape(sentence.id or str(sentence.index + 1))
         body.append(f'<p class="s"><span class="sid">{sid}</span>{"".join(words).rstrip()}</p>')
     title = html.escape(document.id or "document")
@@ -119,6 +127,23 @@ def _word(node: Node, innermost: tuple[int, int] | None, prefix: str = "") -> st
     if innermost is not None:
         classes += f" in {prefix}t{innermost[1]}"
     return f'<span class="{classes}">{text}</span>'
+
+
+def _multiword_words(sentence: Sentence) -> dict[int, tuple[str, list[Node]]]:
+    """Each multiword token's form and words by id of its first word (no words for its other words)."""
+    words: dict[int, tuple[str, list[Node]]] = {}
+    for form, _spacing, covered in surface_tokens(sentence):
+        if len(covered) > 1:
+            words[id(covered[0])] = (form, covered)
+            words.update((id(w), (form, [])) for w in covered[1:])
+    return words
+
+
+def _token(form: str, covered: list[Node], innermost: tuple[int, int] | None, prefix: str) -> str:
+    """A multiword token as the text has it ("del", not "de el"); hovering it shows its words."""
+    classes = "w mwt" + (f" in {prefix}t{innermost[1]}" if innermost is not None else "")
+    words = html.escape(" + ".join(w.form for w in covered), quote=True)
+    return f'<span class="{classes}" title="words: {words}">{html.escape(form)}</span>'
 
 
 def _title(mention: Mention) -> str:
