@@ -88,6 +88,31 @@ def test_corefud_through_ua_keeps_what_ua_holds_and_names_the_rest(name: str, tm
     assert harmonize.score(source, again, mode="exact", singletons=True).conll == 1.0
 
 
+def test_multiword_tokens_go_through_ua_as_comments_the_ua_scorer_skips() -> None:
+    """GUM's "I'm" (a multiword token) is written as a comment before its sentence's words: every line the UA scorer
+    reads as a word is still a word, and reading the file back gives the token again, columns and all."""
+    source = shared("gum", "v11.1.0", "dep", "GUM_vlog_studying.conllu")
+    original = harmonize.read(source)
+    report = Report()
+    text = format_ua(original, report)
+    assert not any("multiword" in reason for reason in report.counts)
+    words = [line for line in text.split("\n") if line and not line.startswith("#")]
+    assert all(line.split("\t")[0].replace(".", "").isdigit() for line in words)
+    assert "# multiword = 2-3\tI'm\t_\t_\t_\t_\t_\t_\t_\t_" in text
+    back = parse_ua(text)
+    tokens = [[(t.id, t.form, t.columns) for t in s.multiwords] for s in original.documents[0].sentences]
+    assert [[(t.id, t.form, t.columns) for t in s.multiwords] for s in back.documents[0].sentences] == tokens
+    assert sum(map(len, tokens)) == 49
+
+
+def test_a_multiword_comment_over_words_the_sentence_lacks_is_an_error_naming_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.conllua"
+    path.write_text("# newdoc id = d\n# sent_id = s1\n# multiword = 1-3\tdel\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                    "1\tde\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\t_\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"bad.conllua:3: multiword token over words the sentence does not have"):
+        harmonize.read(path, "ua")
+
+
 def test_a_non_referring_markable_goes_through_corefud_and_back(tmp_path: Path) -> None:
     path = tmp_path / "pseudo.conllua"
     path.write_text("# newdoc id = d\n# sent_id = s1\n1\tIt\t_\t_\t_\t_\t_\t_\t_\t_\t(EntityID=5-Pseudo|MarkableID=m1)"

@@ -27,8 +27,11 @@ The writer writes a document read from UA with its lines as read wherever the mo
 BRIDGING cells the same, and rebuilds a line's cells otherwise (other columns kept); documents from other formats
 get the fifteen columns, tab-separated: IDENTITY and BRIDGING from the model (EntityID; MarkableID made from the
 mention's order where it has none, counted; Min from the head; EntityType on an entity's first markable), the other
-columns ``_``, ``# sent_id``, ``# text`` and ``# speaker`` from the sentence; entity attributes, link types, a
-mention's own type, multiword tokens, document fields and heads on zeros have no place and are counted, and so are
+columns ``_``, ``# sent_id``, ``# text`` and ``# speaker`` from the sentence, each multiword token as a comment line
+``# multiword = 2-3<TAB>del<TAB>_ ...`` before the sentence's words (the UA scorer reads every line that is not a
+comment as a word, so a CoNLL-U range line would shift its word numbers; the reader takes the comment back as the
+token); entity attributes, link types, a mention's own type, document fields and heads on zeros have no place and
+are counted, and so are
 a split antecedent's anchor (read back at its entity's first mention) and a zero in a markable of several tokens
 (left out: UA's reader takes a zero as a markable of its own). Closing brackets are bare (``)``, the last opened closes first) unless mentions cross or the file named them
 (``markable_1)``, the UA scorer's form for crossing markables).
@@ -43,9 +46,20 @@ from harmonize.converters.choices import CROSS_SENTENCE_POLICIES
 from harmonize.converters.corefud import misc_text
 from harmonize.converters.corefud_values import escape_value, unescape_value
 from harmonize.converters.losses import Holds, report_unheld
+from harmonize.converters.surface import multiword_comment, multiword_from_comment
 from harmonize.errors import Problems, Report, check_choice
 from harmonize.io import atomic_write_text, paused_gc, read_text
-from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Mention, Node, Sentence, made_sentence_id
+from harmonize.schemas.model import (
+    CommentSlot,
+    Corpus,
+    Document,
+    Entity,
+    Mention,
+    MultiwordToken,
+    Node,
+    Sentence,
+    made_sentence_id,
+)
 
 COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC", "IDENTITY", "BRIDGING",
            "DISCOURSE_DEIXIS", "REFERENCE", "NOM_SEM")
@@ -93,6 +107,7 @@ class _Reader:
         self.document: Document | None = None
         self.header: list[str] = []  # comment lines before a document's first sentence
         self.comments: list[str | CommentSlot] = []
+        self.multiwords: list[tuple[int, MultiwordToken]] = []  # (line, token) from "# multiword" comments
         self.sentence: Sentence | None = None
         self.markables: dict[str, dict] = {}  # MarkableID -> {"entity", "attrs", "parts": [[nodes]], "line"}
         self.stack: list[tuple[str, int]] = []  # open (MarkableID, part index)
@@ -122,6 +137,8 @@ class _Reader:
             self.header.append(line)
         elif self.sentence is None and self.document is None:
             self.header.append(line)
+        elif (token := multiword_from_comment(line)) is not None:
+            self.multiwords.append((number, token))
         else:
             self.comments.append(line)
 
@@ -233,6 +250,13 @@ class _Reader:
             return
         assert self.document is not None
         self.document.meta[META_OPEN_END] = not closed
+        words = {int(node.id) for node in self.sentence.words}
+        for number, token in self.multiwords:
+            if not set(range(token.first, token.last + 1)) <= words:
+                self.problem(number, "multiword token over words the sentence does not have", token.id)
+            else:
+                self.sentence.multiwords.append(token)
+        self.multiwords = []
         if self.stack:
             for markable, _part in self.stack:
                 self.problem(self.markables[markable]["line"], "unbalanced markable brackets",
@@ -582,9 +606,9 @@ class _Writer:
 
 ZEROS_LEFT_OUT = "UA: zeros in a markable of several tokens left out (UA reads such a markable as its words)"
 # What CoNLL-UA keeps of the model besides what the "UA:" reasons above count (link types, a mention's own type,
-# entity fields, heads on empty nodes): all but multiword tokens, the document's fields and CoNLL-2012's columns.
+# entity fields, heads on empty nodes): all but the document's fields and CoNLL-2012's columns.
 _HOLDS = Holds(columns=("LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS"), misc=True, sentence_ids=True,
-               sentence_text=True, speaker=True, comments=True, empty_nodes=True, heads=True, entity_types=True,
+               sentence_text=True, speaker=True, comments=True, multiword_tokens=True, empty_nodes=True, heads=True, entity_types=True,
                mention_types=True, links=True, mention_fields=True, entity_fields=True, bridges=True,
                split_antecedents=True)
 
@@ -592,7 +616,8 @@ _HOLDS = Holds(columns=("LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEP
 def _comments(sentence: Sentence) -> list[str]:
     """A sentence's comment lines in UA: sent_id, text and speaker from the sentence (where its comments have no
     place for them: sent_id first, then text and speaker), other comments as they are (CorefUD's document header
-    and global.Entity have no place there)."""
+    and global.Entity have no place there), then its multiword tokens as comments (the UA scorer reads every other line
+    as a word)."""
     lines: list[str] = []
     slots = {CommentSlot.SENT_ID: f"# sent_id = {sentence.id}",
              CommentSlot.TEXT: f"# text = {sentence.text}" if sentence.text is not None else None,
@@ -609,7 +634,7 @@ def _comments(sentence: Sentence) -> list[str]:
     for slot in (CommentSlot.TEXT, CommentSlot.SPEAKER):
         if slot not in sentence.comments and slots[slot] is not None:
             lines.append(slots[slot])  # type: ignore[arg-type]
-    return lines
+    return lines + [multiword_comment(token) for token in sentence.multiwords]
 
 
 def _word_numbers(document: Document) -> dict[int, int]:
