@@ -170,6 +170,33 @@ def test_conll2012_keeps_a_document_id_with_spaces(tmp_path: Path) -> None:
     assert_accounted(original.documents, back, report)
 
 
+KEEP_COMMENTS = [r for r in REAL if r[0] in ("corefud", "ua")]
+
+
+@pytest.mark.parametrize(("source", "relative"), KEEP_COMMENTS, ids=[Path(r[1]).name for r in KEEP_COMMENTS])
+def test_conll2012_with_comments_kept_gives_sentence_ids_texts_and_multiword_tokens_back(
+        source: str, relative: str, tmp_path: Path) -> None:
+    """``-O comments=keep``: every sentence's id, text, comments and multiword tokens come back from CoNLL-2012 (the
+    rest is reported as without it), and the file read back and written again is the same file."""
+    path = SHARED_DATA / relative
+    if not path.exists():
+        pytest.skip(f"{path} not found: set HARMONIZE_SHARED_DATA to the shared data folder")
+    reader = harmonize.get_format(source, "read")
+    first = input_files([path], reader)[0]
+    back, report = write_and_read_back(reader.read(first, False, Report(), {}), "conll2012", tmp_path,
+                                       comments="keep")
+    original = reader.read(first, False, Report(), {}).documents
+    differences = assert_accounted(original, back, report)
+    kept = ("document id", "sentence id", "sentence text", "comment", "multiword token", "speaker")
+    assert not [kind for kind in differences.counts if kind in kept]
+    assert [[(t.id, t.form, t.columns) for t in s.multiwords] for d in back for s in d.sentences] == [
+        [(t.id, t.form, t.columns) for t in s.multiwords] for d in original for s in d.sentences]
+    written = next((tmp_path).glob("out*"))
+    again = tmp_path / "again.conll"
+    harmonize.write(harmonize.read(written, "conll2012"), again, "conll2012", report=Report())
+    assert again.read_bytes() == written.read_bytes()
+
+
 # -- generated documents --------------------------------------------------------------------------------------
 
 FORMS = ["John", "met", "Mary", "in", "Zürich", "они", "de", "el", "'s", "x", "a-b", "(", ")", "|"]
@@ -233,6 +260,9 @@ def test_generated_document_report_equals_differences(document: Document, target
     corpus = Corpus([document])
     back, report = write_and_read_back(corpus, target, folder)
     assert_accounted([document], back, report)
+    if target == "conll2012":
+        kept, report = write_and_read_back(corpus, target, folder / "kept", comments="keep")
+        assert_accounted([document], kept, report)
 
 
 def test_score_says_when_a_sides_heads_look_guessed(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from importlib import import_module
 from types import ModuleType
 
 from harmonize.converters.choices import (
+    COMMENT_POLICIES,
     CONLL2012_LAYOUTS,
     CROSS_SENTENCE_HELP,
     CROSS_SENTENCE_POLICIES,
@@ -42,14 +43,18 @@ register(
         summary="CoNLL-2012 / OntoNotes columns (also LitBank, GUM, PCC, scorer keys; read layouts written back)",
         extension=".conll",
         reader=lambda path, lenient, report: _module("conll2012").read_conll2012(path, lenient, report),
-        writer=lambda corpus, path, report, layout=None, discontinuous="drop": _module("conll2012").write_conll2012(
-            corpus, path, report, layout, discontinuous),
+        writer=lambda corpus, path, report, layout=None, discontinuous="drop", comments="drop": _module(
+            "conll2012").write_conll2012(corpus, path, report, layout, discontinuous, comments),
         document_writer=lambda path, report, kept: _module("conll2012").Conll2012Writer(
             path, report, _module("conll2012").cross_document_numbers(kept)),
         keeps=lambda document: _module("conll2012").numbering_facts(document),
         options={
             "layout": (CONLL2012_LAYOUTS, "rewrite every document in this layout (default: as read, else ontonotes)"),
             "discontinuous": (DISCONTINUOUS_POLICIES, DISCONTINUOUS_HELP),
+            "comments": (COMMENT_POLICIES, "keep: each sentence's sent_id, text, other comments and multiword tokens "
+                         "as '#' lines before its words, read back as such (for round trips through CoNLL-2012; "
+                         "scorer.pl reads such lines as words and cannot score the file); drop (default): "
+                         "report them"),
         },
         accepts=(".conll", "_conll", ".key", ".response"),
     )

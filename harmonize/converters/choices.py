@@ -6,6 +6,9 @@ DISCONTINUOUS_POLICIES = ("drop", "head-part", "span")
 DISCONTINUOUS_HELP = "drop discontinuous mentions, keep the part with the head, or widen them over their gaps"
 # The CoNLL-2012 column layouts the writer produces (see harmonize.converters.conll2012).
 CONLL2012_LAYOUTS = ("ontonotes", "gum", "ontogum", "scorer")
+# Whether a CoNLL-2012 writer writes each sentence's comments (sent_id, text, other comments, multiword tokens) as
+# "#" lines before its words: the reference scorer reads such lines as words, so they are left out unless asked.
+COMMENT_POLICIES = ("drop", "keep")
 # Where a TEI zero subject goes: an empty node after its verb, or the mention on the verb itself.
 TEI_ZERO_POLICIES = ("empty-node", "verb")
 # What becomes of a mention over several sentences (MMAX2, ECB+): its first sentence's words, each sentence's words

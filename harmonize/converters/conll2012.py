@@ -38,6 +38,15 @@ when ``layout`` is given, are written in one of `LAYOUTS`:
   write it);
 * ``scorer``: 2 space-separated columns (document id, coreference) as in the reference scorer's test keys.
 
+With ``comments="keep"`` each sentence's comments come before its words as ``#`` lines, as CoNLL-U has them
+(``# sent_id``, ``# text``, the others as they are) and each multiword token as ``# multiword = 2-3<TAB>del ...``
+(see `harmonize.converters.sentence_comments`); the reader takes the comment lines right before a sentence's words
+back into the sentence, so CorefUD -> CoNLL-2012 -> CorefUD keeps sentence ids, texts, comments and multiword tokens
+and the CorefUD scorer pairs the round trip with its source. It is not the default: the reference scorer
+(``scorer.pl``) reads every line inside a document that is not blank as a word, so it cannot score such a file
+against OntoNotes keys (and may read brackets in a comment as mentions). In GUM's layouts the sentences are then
+separated by blank lines, since comments follow a sentence break.
+
 Entity ids become numbers as the format needs: kept where they already are numbers, their digits where those tell
 the entities apart ("e12" -> 12), otherwise 0, 1, ... in order of first mention. What CoNLL-2012 cannot hold is
 reported with counts: empty nodes and discontinuous mentions (`harmonize.converters.spans`), crossing
@@ -52,18 +61,26 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from harmonize.converters.choices import CONLL2012_LAYOUTS
+from harmonize.converters.choices import COMMENT_POLICIES, CONLL2012_LAYOUTS
 from harmonize.converters.conll2012_lines import column_roles
 from harmonize.converters.losses import Holds, report_unheld
+from harmonize.converters.sentence_comments import (
+    comment_lines,
+    misplaced_multiwords,
+    multiword_from_comment,
+    read_comment_lines,
+)
 from harmonize.converters.spans import WordSpan, contiguous_spans
-from harmonize.errors import Problems, Report
+from harmonize.errors import Problems, Report, check_choice
 from harmonize.io import StagedFile, atomic_write_text, paused_gc, read_text
 from harmonize.schemas.model import (
     PART,
+    CommentSlot,
     Corpus,
     Document,
     Entity,
     Mention,
+    MultiwordToken,
     Node,
     Sentence,
     made_sentence_id,
@@ -179,6 +196,8 @@ class _Reader:
         self.empty_cells: dict[str, int] = {}
         self.labels: set[str] = set()
         self.inside_ids = False
+        self.has_comments = False  # sentences with comment lines before their words (written with comments=keep)
+        self.multiwords: list[MultiwordToken] = []
         self.begin_line = number
 
     def end(self, number: int, line: str) -> None:
@@ -223,11 +242,16 @@ class _Reader:
         if word is None:
             return
         if self.sentence is None:
-            if self.pending != ([""] if document.sentences else []):
-                self.between[str(len(document.sentences))] = self.pending
+            comments = _trailing_comments(self.pending)
+            pending = self.pending[:len(self.pending) - len(comments)]
+            if pending != ([""] if document.sentences else []):
+                self.between[str(len(document.sentences))] = pending
             self.pending = []
             sentence_id = made_sentence_id(document.id, len(document.sentences) + 1)
             self.sentence = document.add_sentence(Sentence(id=sentence_id))
+            self.multiwords = [t for t in map(multiword_from_comment, comments) if t is not None]
+            read_comment_lines(self.sentence, (c for c in comments if multiword_from_comment(c) is None))
+            self.has_comments |= bool(comments)
             self.width = len(fields) + 1
             self.speakers = []
         node = self.sentence.add_node(Node(str(len(self.sentence.nodes) + 1), word,
@@ -264,7 +288,10 @@ class _Reader:
                 self.problem(opened.line, "mention not closed within its sentence",
                              f"({opened.label} is still open at line {number}")
         self.open_spans.clear()
-        sentence.text = " ".join(node.form for node in sentence.nodes)
+        for token in misplaced_multiwords(sentence, self.multiwords):
+            self.problem(number, "multiword token over words the sentence does not have", token.id)
+        if CommentSlot.TEXT not in sentence.comments:
+            sentence.text = " ".join(node.form for node in sentence.nodes)
         said = {s for s in self.speakers if s not in _NO_VALUE}
         if len(said) == 1 and len(self.speakers) == len(sentence.nodes):
             sentence.speaker = said.pop()
@@ -374,9 +401,19 @@ class _Reader:
         meta["labels"] = ("verbatim" if "verbatim" in self.labels else "typed" if "typed" in self.labels
                           else "numeric")
         meta["inside_ids"] = self.inside_ids
+        if self.has_comments:
+            meta["comments"] = True
         document.meta["conll2012"] = meta
         self.corpus.documents.append(document)
         self.document = None
+
+
+def _trailing_comments(lines: list[str]) -> list[str]:
+    """The comment lines that end ``lines`` (those right before a sentence's words are the sentence's)."""
+    start = len(lines)
+    while start and lines[start - 1].startswith("#"):
+        start -= 1
+    return lines[start:]
 
 
 def _cut(line: str) -> tuple[str, str, str]:
@@ -404,26 +441,29 @@ def genre_from_id(document_id: str) -> str | None:
 
 def write_conll2012(
     corpus: Corpus, path: str | Path, report: Report | None = None, layout: str | None = None,
-    discontinuous: str = "drop",
+    discontinuous: str = "drop", comments: str = "drop",
 ) -> None:
-    atomic_write_text(path, format_conll2012(corpus, report, layout, discontinuous))
+    atomic_write_text(path, format_conll2012(corpus, report, layout, discontinuous, comments))
 
 
 def format_conll2012(
-    corpus: Corpus, report: Report | None = None, layout: str | None = None, discontinuous: str = "drop"
+    corpus: Corpus, report: Report | None = None, layout: str | None = None, discontinuous: str = "drop",
+    comments: str = "drop",
 ) -> str:
     """The corpus as CoNLL-2012 text: documents read from CoNLL-2012 in their own layout unless ``layout`` (one of
     `LAYOUTS`) is given, the others in ``layout`` or "ontonotes"; ``discontinuous`` is the policy of
-    `harmonize.converters.spans.contiguous_spans`."""
+    `harmonize.converters.spans.contiguous_spans`; ``comments`` one of `COMMENT_POLICIES`."""
     if layout is not None and layout not in LAYOUTS:
         raise ValueError(f"unknown CoNLL-2012 layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
+    check_choice("comments", comments, COMMENT_POLICIES)
     report = report if report is not None else Report()
     lines: list[str] = []
     shared = _cross_document_numbers(corpus)
     with paused_gc():
         for number, document in enumerate(corpus.documents):
             meta = document.meta.get("conll2012") if layout is None else None
-            _Writer(document, number, meta, layout or "ontonotes", discontinuous, report, shared).write(lines)
+            _Writer(document, number, meta, layout or "ontonotes", discontinuous, report, shared,
+                    comments == "keep").write(lines)
     corpus_meta = corpus.meta.get("conll2012", {}) if layout is None else {}
     lines.extend(corpus_meta.get("after", []))
     text = "\n".join(lines)
@@ -433,9 +473,11 @@ def format_conll2012(
 class _Writer:
     def __init__(
         self, document: Document, number: int, meta: dict[str, Any] | None, layout: str, discontinuous: str,
-        report: Report, shared_numbers: dict[str, str] | None = None,
+        report: Report, shared_numbers: dict[str, str] | None = None, keep_comments: bool = False,
     ) -> None:
         self.document = document
+        # A document read with comment lines (written with comments=keep) keeps them when written in its layout.
+        self.comments = keep_comments or bool(meta and meta.get("comments"))
         self.shared_numbers = shared_numbers
         self.meta = meta
         self.layout = layout
@@ -466,8 +508,10 @@ class _Writer:
         layout the POS and speaker; GUM's labels entity types and identities."""
         own = self.meta is not None
         return Holds(columns=("XPOS",) if own or self.layout == "ontonotes" else (),
-                     speaker=own or self.layout == "ontonotes", conll2012_columns=own,
-                     entity_types=self.typed, entity_fields=("identity",) if self.typed else False)
+                     speaker=own or self.layout == "ontonotes" or self.comments, conll2012_columns=own,
+                     entity_types=self.typed, entity_fields=("identity",) if self.typed else False,
+                     sentence_ids=self.comments, sentence_text=self.comments, comments=self.comments,
+                     multiword_tokens=self.comments)
 
     def _read_back_id(self) -> str:
         """The id the reader gives the document written here: the name for part 0, else NAME/part NNN."""
@@ -492,8 +536,12 @@ class _Writer:
         offset = 0  # GUM numbers tokens over the document
         sentences = document.sentences
         for index, sentence in enumerate(sentences):
-            default = [] if index == 0 or (meta is None and self.layout in _THREE_COLUMNS) else [""]
+            # A sentence's comments follow a sentence break, which GUM's layout otherwise leaves out.
+            breaks = meta is None and self.layout in _THREE_COLUMNS and not self.comments
+            default = [] if index == 0 or breaks else [""]
             lines.extend(between.get(str(index), default))
+            if self.comments:
+                lines.extend(comment_lines(sentence))
             words = [node for node in sentence.nodes if not node.is_empty]
             for at, node in enumerate(words):
                 read = meta is not None and node.conll2012 is not None
@@ -673,10 +721,12 @@ class Conll2012Writer(StagedFile):
     file's documents, which a caller reading the documents twice can collect on the first pass."""
 
     def __init__(self, path: str | Path, report: Report | None, numbers: dict[str, str] | None,
-                 layout: str | None = None, discontinuous: str = "drop") -> None:
+                 layout: str | None = None, discontinuous: str = "drop", comments: str = "drop") -> None:
         if layout is not None and layout not in LAYOUTS:
             raise ValueError(f"unknown CoNLL-2012 layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
+        check_choice("comments", comments, COMMENT_POLICIES)
         super().__init__(path)
+        self.keep_comments = comments == "keep"
         self.report = report if report is not None else Report()
         self.numbers = numbers
         self.layout = layout
@@ -687,7 +737,7 @@ class Conll2012Writer(StagedFile):
         lines: list[str] = []
         meta = document.meta.get("conll2012") if self.layout is None else None
         _Writer(document, self.number, meta, self.layout or "ontonotes", self.discontinuous, self.report,
-                self.numbers).write(lines)
+                self.numbers, self.keep_comments).write(lines)
         self.number += 1
         if lines:
             self.write("\n".join(lines) + "\n")

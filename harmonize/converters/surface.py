@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from harmonize.errors import Report
-from harmonize.schemas.model import Document, MultiwordToken, Node, Sentence, parse_misc
+from harmonize.schemas.model import Document, Node, Sentence, parse_misc
 
 # Spacing keys of MISC: formats that store the text itself carry them in the text.
 SPACING_KEYS = ("SpaceAfter", "SpacesAfter", "SpacesBefore")
@@ -139,23 +139,3 @@ def display_gaps(sentence: Sentence) -> dict[Node, str]:
         gaps[words[-1]] = " " if gap_after(spacing, last=False) else ""
     return gaps
 
-
-# Formats whose lines are words only (CoNLL-UA for its scorer, CoNLL-2012) carry a multiword token as a comment
-# before its sentence's words: "# multiword = " and the token's CoNLL-U line, tab-separated.
-MULTIWORD_COMMENT = "# multiword = "
-
-
-def multiword_comment(token: MultiwordToken) -> str:
-    """A multiword token as a comment line: ``# multiword = 2-3<TAB>del<TAB>_ ...`` (its CoNLL-U line)."""
-    return MULTIWORD_COMMENT + "\t".join((token.id, token.form, *token.columns))
-
-
-def multiword_from_comment(line: str) -> MultiwordToken | None:
-    """The multiword token a ``multiword_comment`` line holds; None for any other line (kept as a comment)."""
-    if not line.startswith(MULTIWORD_COMMENT):
-        return None
-    cells = line[len(MULTIWORD_COMMENT):].split("\t")
-    first, dash, last = cells[0].partition("-")
-    if len(cells) != 10 or not dash or not first.isdigit() or not last.isdigit() or int(first) >= int(last):
-        return None
-    return MultiwordToken(int(first), int(last), cells[1], tuple(cells[2:]))

@@ -46,11 +46,15 @@ from harmonize.converters.choices import CROSS_SENTENCE_POLICIES
 from harmonize.converters.corefud import misc_text
 from harmonize.converters.corefud_values import escape_value, unescape_value
 from harmonize.converters.losses import Holds, report_unheld
-from harmonize.converters.surface import multiword_comment, multiword_from_comment
+from harmonize.converters.sentence_comments import (
+    comment_lines,
+    misplaced_multiwords,
+    multiword_from_comment,
+    read_comment_lines,
+)
 from harmonize.errors import Problems, Report, check_choice
 from harmonize.io import atomic_write_text, paused_gc, read_text
 from harmonize.schemas.model import (
-    CommentSlot,
     Corpus,
     Document,
     Entity,
@@ -106,7 +110,7 @@ class _Reader:
         self.documents: list[Document] = []
         self.document: Document | None = None
         self.header: list[str] = []  # comment lines before a document's first sentence
-        self.comments: list[str | CommentSlot] = []
+        self.comments: list[str] = []
         self.multiwords: list[tuple[int, MultiwordToken]] = []  # (line, token) from "# multiword" comments
         self.sentence: Sentence | None = None
         self.markables: dict[str, dict] = {}  # MarkableID -> {"entity", "attrs", "parts": [[nodes]], "line"}
@@ -225,20 +229,7 @@ class _Reader:
     def start_sentence(self) -> None:
         assert self.document is not None
         self.sentence = self.document.add_sentence(Sentence())
-        for comment in self.comments:
-            assert isinstance(comment, str)
-            key, _, value = comment[1:].partition("=")
-            if key.strip() == "sent_id" and comment == f"# sent_id = {value.strip()}":
-                self.sentence.id = value.strip()
-                self.sentence.comments.append(CommentSlot.SENT_ID)
-            elif key.strip() == "text" and comment == f"# text = {value.strip()}":
-                self.sentence.text = value.strip()
-                self.sentence.comments.append(CommentSlot.TEXT)
-            elif key.strip() == "speaker" and comment == f"# speaker = {value.strip()}":
-                self.sentence.speaker = value.strip()
-                self.sentence.comments.append(CommentSlot.SPEAKER)
-            else:
-                self.sentence.comments.append(comment)
+        read_comment_lines(self.sentence, self.comments)
         if self.sentence.id is None:
             self.sentence.id = made_sentence_id(self.document.id or "document", self.sentence.index + 1)
         self.comments = []
@@ -250,12 +241,9 @@ class _Reader:
             return
         assert self.document is not None
         self.document.meta[META_OPEN_END] = not closed
-        words = {int(node.id) for node in self.sentence.words}
-        for number, token in self.multiwords:
-            if not set(range(token.first, token.last + 1)) <= words:
-                self.problem(number, "multiword token over words the sentence does not have", token.id)
-            else:
-                self.sentence.multiwords.append(token)
+        lines = {id(token): number for number, token in self.multiwords}
+        for token in misplaced_multiwords(self.sentence, (token for _number, token in self.multiwords)):
+            self.problem(lines[id(token)], "multiword token over words the sentence does not have", token.id)
         self.multiwords = []
         if self.stack:
             for markable, _part in self.stack:
@@ -457,7 +445,7 @@ class _Writer:
             lines.append(f"# newdoc id = {document.id or 'document'}")
         identity, bridging = self._cells()
         for sentence in document.sentences:
-            lines.extend(_comments(sentence))
+            lines.extend(comment_lines(sentence))
             for node in sentence.nodes:
                 cells = (identity.get(id(node), "_"), bridging.get(id(node), "_"))
                 lines.append(self._line(sentence, node, cells))
@@ -611,30 +599,6 @@ _HOLDS = Holds(columns=("LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEP
                sentence_text=True, speaker=True, comments=True, multiword_tokens=True, empty_nodes=True, heads=True, entity_types=True,
                mention_types=True, links=True, mention_fields=True, entity_fields=True, bridges=True,
                split_antecedents=True)
-
-
-def _comments(sentence: Sentence) -> list[str]:
-    """A sentence's comment lines in UA: sent_id, text and speaker from the sentence (where its comments have no
-    place for them: sent_id first, then text and speaker), other comments as they are (CorefUD's document header
-    and global.Entity have no place there), then its multiword tokens as comments (the UA scorer reads every other line
-    as a word)."""
-    lines: list[str] = []
-    slots = {CommentSlot.SENT_ID: f"# sent_id = {sentence.id}",
-             CommentSlot.TEXT: f"# text = {sentence.text}" if sentence.text is not None else None,
-             CommentSlot.SPEAKER: f"# speaker = {sentence.speaker}" if sentence.speaker is not None else None}
-    for comment in sentence.comments:
-        if isinstance(comment, CommentSlot):
-            if slots.get(comment) is not None:
-                lines.append(slots[comment])  # type: ignore[arg-type]
-        elif not comment.startswith(("# newdoc", "# global.Entity")):
-            lines.append(comment)
-    if CommentSlot.SENT_ID not in sentence.comments and not any(
-            isinstance(c, str) and c.startswith("# sent_id") for c in sentence.comments):
-        lines.insert(0, slots[CommentSlot.SENT_ID])  # type: ignore[arg-type]
-    for slot in (CommentSlot.TEXT, CommentSlot.SPEAKER):
-        if slot not in sentence.comments and slots[slot] is not None:
-            lines.append(slots[slot])  # type: ignore[arg-type]
-    return lines + [multiword_comment(token) for token in sentence.multiwords]
 
 
 def _word_numbers(document: Document) -> dict[int, int]:
