@@ -265,19 +265,38 @@ def test_generated_document_report_equals_differences(document: Document, target
         assert_accounted([document], kept, report)
 
 
-def test_score_says_when_a_sides_heads_look_guessed(tmp_path: Path) -> None:
+def test_guessed_heads_are_marked_in_the_file_and_score_says_so(tmp_path: Path) -> None:
+    """CoNLL-2012 -> CorefUD heads each mention of several words by its first word (CorefUD needs a head; there is
+    no tree): the file says so (``# meta::guessed_heads = N``), reading it back gives those mentions no head, and
+    score and diff under head matching say, in one line, that the side's heads are guessed and what exact matching
+    gives. A file from elsewhere without the comment is recognised by its look."""
+    from harmonize.converters.corefud import GUESSED_HEADS_EDITED, HEAD_WRITTEN_FIRST_WORD
+
     original = SHARED_DATA / "gum" / "v11.1.0" / "dep" / "GUM_academic_exposure.conllu"
     if not original.exists():
         pytest.skip(f"{original} not found: set HARMONIZE_SHARED_DATA to the shared data folder")
-    # Through CoNLL-2012 and back: no trees, and CorefUD's writer heads every mention by its first word (reported).
     harmonize.convert([original], "corefud", "conll2012", tmp_path / "back.conll", warn_losses=False)
     back = tmp_path / "back.conllu"
     written = harmonize.convert([tmp_path / "back.conll"], "conll2012", "corefud", back, warn_losses=False)
-    assert written.report.counts["mention head written as its first word (none annotated, no tree)"] > 0
+    guessed = written.report.counts[HEAD_WRITTEN_FIRST_WORD]
+    text = back.read_text(encoding="utf-8")
+    assert guessed > 0 and f"# meta::guessed_heads = {guessed}\n" in text
+    from_conll = harmonize.read(tmp_path / "back.conll", "conll2012").documents[0]
+    read_back = harmonize.read(back).documents[0]
+    assert [m.head for m in read_back.mentions if len(m.words) > 1] == [None] * guessed
+    assert not diff_documents(from_conll, read_back).counts.get("mention head")
     by_head = harmonize.score(original, back)
     exact = harmonize.score(original, back, mode="exact")
     assert by_head.conll < exact.conll  # first words compared with the tree's heads
-    assert len(by_head.notes) == 1 and by_head.notes[0].startswith("the response's heads look guessed")
+    assert len(by_head.notes) == 1 and by_head.notes[0].startswith("the response's heads are guessed (the file says")
     assert f"--match exact gives CoNLL {100 * exact.conll:.2f}" in by_head.notes[0]
     assert harmonize.score(original, original).notes == [] and exact.notes == []
-    assert harmonize.diff(original, back).notes[0].startswith("the response's heads look guessed")
+    assert harmonize.diff(original, back).notes[0].startswith("the response's heads are guessed")
+    unmarked = tmp_path / "unmarked.conllu"
+    unmarked.write_text(text.replace(f"# meta::guessed_heads = {guessed}\n", ""), encoding="utf-8")
+    assert harmonize.score(original, unmarked).notes[0].startswith("the response's heads look guessed (no trees")
+    edited = tmp_path / "edited.conllu"
+    edited.write_text(text.replace(f"guessed_heads = {guessed}", f"guessed_heads = {guessed + 1}"), encoding="utf-8")
+    report = Report()
+    kept = harmonize.read(edited, report=report).documents[0]
+    assert report.counts[GUESSED_HEADS_EDITED] == 1 and all(m.head is not None for m in kept.mentions)

@@ -152,9 +152,12 @@ def test_without_a_parser_the_report_counts_mentions_left_without_a_head(tmp_pat
     result = harmonize.convert([tmp_path / "in.conllu"], output=tmp_path / "out.conllu", warn_losses=False)
     assert result.total.counts[NO_HEAD_WITHOUT_PARSING] == 1  # "The old man"; "He" is its own head
     # Nothing else changes, but the empty head field, which udapi and the CorefUD scorer refuse, is written as the
-    # mention's first word (udapi's default), and counted.
+    # mention's first word (udapi's default), counted, and said in the file, which reads back as no head.
     assert result.total.counts[HEAD_WRITTEN_FIRST_WORD] == 1
-    assert (tmp_path / "out.conllu").read_text(encoding="utf-8") == UNPARSED.replace("e1-person-", "e1-person-1")
+    written = (tmp_path / "out.conllu").read_text(encoding="utf-8")
+    assert written == UNPARSED.replace("e1-person-", "e1-person-1").replace(
+        "other\n", "other\n# meta::guessed_heads = 1\n", 1)
+    assert [m.head for m in harmonize.read(tmp_path / "out.conllu").documents[0].mentions if len(m.words) > 1] == [None]
 
 
 def test_parse_reaches_stats_and_score(udpipe_model: Path) -> None:

@@ -20,6 +20,12 @@ GUM has it) and ``identity`` an entity attribute (entity-level, so conflicting v
 ``head`` is the 1-based index of ``Mention.head`` among the mention's nodes; ``link`` is ``Mention.link``; every
 other field is a mention attribute.
 
+Heads have a provenance: annotated (``Mention.head``), from the tree (`tree_head`, where none is annotated), or
+guessed. CorefUD needs a head on every mention, so a mention of several words with neither is written headed by its
+first word (udapi's default), counted in the report, and the document says how many in
+``# meta::guessed_heads = N``; the reader reads such a document's N first-word heads as not annotated (where the
+count no longer fits the file, it keeps them and says so). `harmonize.scoring.guessed_heads` tells the scorer.
+
 Round trip: what is read is written back byte for byte. Column strings are kept as read; MISC keys keep their
 order; the order of brackets on a node is kept while the node's mentions are unchanged, otherwise the writer
 orders them so that they nest (openings, longest first; one-node mentions; closings, shortest first), except
@@ -72,7 +78,16 @@ from harmonize.schemas.model import (
 )
 
 HEAD_WRITTEN_FROM_TREE = "mention head written from the tree (none annotated)"
-HEAD_WRITTEN_FIRST_WORD = "mention head written as its first word (none annotated, no tree)"
+HEAD_WRITTEN_FIRST_WORD = ("mention head written as its first word (none annotated, no tree; counted in the "
+                           "document's # meta::guessed_heads, which reads back as no head)")
+# A document comment saying how many mentions of several words the writer headed by their first word because they
+# had no head and no tree: CorefUD needs a head on every mention, and without it the file could not tell a guessed
+# head from an annotated one (head matching would compare guesses). The reader takes the count back: where it is
+# the number of such mentions (no tree, headed by their first word), their heads are read as not annotated.
+GUESSED_HEADS = "meta::guessed_heads"
+HEAD_GUESSED_UNMARKED = ("mention heads written as their first word beside annotated first-word heads (read back "
+                         "as annotated)")
+GUESSED_HEADS_EDITED = "# meta::guessed_heads that does not count the file's first-word heads (heads kept as written)"
 # Document fields read from `# meta::KEY = value` comments (and written so where the document has them).
 _DOCUMENT_META = {"meta::genre": "genre", "meta::topic": "topic", "meta::subtopic": "subtopic"}
 
@@ -162,6 +177,7 @@ class _Reader:
         self.entities: dict[str, Entity] = {}
         self.pending_bridges: list[tuple[_MentionRecord, str, str | None, int]] = []
         self.pending_splits: list[tuple[_MentionRecord, list[str], int]] = []
+        self.guessed_heads: tuple[int, int] | None = None  # (count, line) of a # meta::guessed_heads comment
         self.layouts: list[tuple[Node, list[tuple[_MentionRecord, int, str]]]] = []
 
     def _set_fields(self, header: str, line: int) -> None:
@@ -285,6 +301,8 @@ class _Reader:
         elif key == "speaker" and sep and sentence.speaker is None:
             sentence.speaker = value
             sentence.comments.append(CommentSlot.SPEAKER if line == f"# speaker = {value}" else line)
+        elif key == GUESSED_HEADS and sep and value.isdigit() and self.document is not None:
+            self.guessed_heads = (int(value), number)
         else:
             if key in _DOCUMENT_META and self.document is not None:
                 setattr(self.document, _DOCUMENT_META[key], value)
@@ -542,7 +560,23 @@ class _Reader:
             node_layout = tuple((r.mention, i, kind) for r, i, kind in layout if r.mention is not None)
             if node_layout:
                 node.bracket_order = node_layout
+        if self.guessed_heads is not None:
+            self._unguess_heads(document, *self.guessed_heads)
+            self.guessed_heads = None
         self.corpus.documents.append(document)
+
+    def _unguess_heads(self, document: Document, count: int, line: int) -> None:
+        """Heads the writer guessed (`GUESSED_HEADS`) read back as none, where the count still fits the file."""
+        headed_first = [m for m in document.mentions
+                        if len(m.words) > 1 and m.head is m.words[0]
+                        and all(w.head in ("_", "") for w in m.words if not w.is_empty)]
+        if len(headed_first) != count:
+            self.problem.report.add(GUESSED_HEADS_EDITED, f"{self.path}:{line}: {count} said, "
+                                                          f"{len(headed_first)} found")
+            return
+        document.meta[GUESSED_HEADS] = count
+        for mention in headed_first:
+            mention.head = None
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -693,7 +727,8 @@ def _format_document(
         ):
             comments.append(CommentSlot.SPEAKER)
         if index == 0:
-            comments = _document_comments(document, number, comments, fields, fields_in_force)
+            comments = _document_comments(document, number, comments, fields, fields_in_force,
+                                          _guessed_heads(document, fields, report))
         for comment in comments:
             rendered = _render_comment(comment, document, sentence, fields)
             if rendered is not None:
@@ -754,8 +789,10 @@ def _document_comments(
     comments: list[str | CommentSlot],
     fields: tuple[str, ...] | None,
     fields_in_force: tuple[str, ...] | None,
+    guessed: int = 0,
 ) -> list[str | CommentSlot]:
-    """Make sure the first sentence starts the document and declares the entity fields where needed."""
+    """Make sure the first sentence starts the document and declares the entity fields where needed (and says how
+    many heads were ``guessed``, `GUESSED_HEADS`)."""
     has_newdoc = any(c is CommentSlot.NEWDOC or (isinstance(c, str) and c.startswith("# newdoc")) for c in comments)
     if not has_newdoc and (document.id is not None or number > 0):
         comments.insert(0, CommentSlot.NEWDOC)
@@ -774,7 +811,27 @@ def _document_comments(
         at = max((i + 1 for i, c in enumerate(comments) if c in (CommentSlot.NEWDOC, CommentSlot.GLOBAL_ENTITY)
                   or (isinstance(c, str) and c.startswith(("# newdoc", "# global.Entity", "# meta::")))), default=0)
         comments.insert(at, f"{prefix} {value}")
+    if guessed:
+        at = max((i + 1 for i, c in enumerate(comments) if c in (CommentSlot.NEWDOC, CommentSlot.GLOBAL_ENTITY)
+                  or (isinstance(c, str) and c.startswith(("# newdoc", "# global.Entity", "# meta::")))), default=0)
+        comments.insert(at, f"# {GUESSED_HEADS} = {guessed}")
     return comments
+
+
+def _guessed_heads(document: Document, fields: tuple[str, ...] | None, report: Report | None) -> int:
+    """How many heads the writer will guess (mentions of several words, no head, no tree) where the file can say so
+    and the reader can tell them apart: 0 where the fields have no head, or where mentions annotated with their
+    first word as head and no tree would read back as guessed too (then reported)."""
+    if fields is None or "head" not in fields:
+        return 0
+    without_tree = [m for m in document.mentions
+                    if len(m.words) > 1 and all(w.head in ("_", "") for w in m.words if not w.is_empty)]
+    guessed = sum(1 for m in without_tree if m.head is None)
+    if guessed and any(m.head is m.words[0] for m in without_tree):
+        if report is not None:
+            report.add(HEAD_GUESSED_UNMARKED, str(document.id), guessed)
+        return 0
+    return guessed
 
 
 def _render_comment(

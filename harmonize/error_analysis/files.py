@@ -154,8 +154,9 @@ def _note_guessed_heads(result: DiffResult, key: str | Path, response: str | Pat
     """Under head matching, a note for each side whose heads look guessed (`harmonize.scoring.guessed_heads`)."""
     if result.matching != "head":
         return
-    from harmonize.scoring.guessed_heads import guessed_heads_note, heads_look_guessed
+    from harmonize.scoring.guessed_heads import guessed_heads_note, heads_guessed
 
-    result.notes.extend(guessed_heads_note(side, None) for side, path, fmt in (
-        ("key", key, key_format), ("response", response, response_format))
-        if heads_look_guessed(path, fmt, read_options))
+    for side, path, fmt in (("key", key, key_format), ("response", response, response_format)):
+        how = heads_guessed(path, fmt, read_options)
+        if how is not None:
+            result.notes.append(guessed_heads_note(side, None, how))

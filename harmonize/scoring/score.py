@@ -385,15 +385,16 @@ def _note_guessed_heads(result: CorpusScore, key: Path, response: Path, key_form
     the CoNLL score exact matching gives (the files scored once more, only then)."""
     if mode != "head" or parse is not None:
         return
-    from harmonize.scoring.guessed_heads import guessed_heads_note, heads_look_guessed
+    from harmonize.scoring.guessed_heads import guessed_heads_note, heads_guessed
 
-    sides = [side for side, path, format in (("key", key, key_format), ("response", response, response_format))
-             if heads_look_guessed(path, format, read_options)]
+    sides = [(side, how) for side, path, format in (("key", key, key_format),
+                                                    ("response", response, response_format))
+             if (how := heads_guessed(path, format, read_options)) is not None]
     if not sides:
         return
     exact = score_files(key, response, key_format, read_options, mode="exact", response_format=response_format,
                         **exact_options).conll
-    result.notes.extend(guessed_heads_note(side, exact) for side in sides)
+    result.notes.extend(guessed_heads_note(side, exact, how) for side, how in sides)
 
 
 def _score_in_step(key: Path, response: Path, key_sides: tuple, response_sides: tuple, names: list[str],
