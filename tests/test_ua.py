@@ -151,8 +151,8 @@ def test_every_line_we_write_splits_at_white_space_into_its_columns(tmp_path: Pa
 
 
 def test_the_ua_scorer_reads_our_ua_output_of_gum(tmp_path: Path) -> None:
-    """Our UA output of GUM scored against itself by ua-scorer.py (juntaoy/universal-anaphora-scorer): 100 on every
-    metric (all 281 GUM v11.1.0 documents checked by hand the same way). Set UA_SCORER to its ua-scorer.py."""
+    """Our UA output of GUM (and of a PCC document with crossing markables) scored against itself by ua-scorer.py
+    (juntaoy/universal-anaphora-scorer): 100 on every metric (all 281 GUM v11.1.0 documents checked by hand the same way). Set UA_SCORER to its ua-scorer.py."""
     import os
     import subprocess
     import sys
@@ -165,7 +165,51 @@ def test_the_ua_scorer_reads_our_ua_output_of_gum(tmp_path: Path) -> None:
                                for d in harmonize.read(dep / f"{name}.conllu", report=Report()).documents])
     path = tmp_path / "gum.conllua"
     harmonize.write(corpus, path, format="ua", report=Report())
-    done = subprocess.run([sys.executable, scorer, str(path), str(path)], capture_output=True, text=True,
-                          cwd=Path(scorer).parent, timeout=600)
-    assert done.returncode == 0, done.stderr
-    assert "CoNLL score: 100.00" in done.stdout
+    crossing = tmp_path / "pcc.conllua"  # a markable crossing another, left out by default
+    harmonize.write(harmonize.read(shared("mmax2", "potsdam_pcc2.2", "coreference-mmax", "maz-6918.mmax"), "mmax2",
+                                   report=Report()), crossing, format="ua", report=Report())
+    for written in (path, crossing):
+        done = subprocess.run([sys.executable, scorer, str(written), str(written)], capture_output=True, text=True,
+                              cwd=Path(scorer).parent, timeout=600)
+        assert done.returncode == 0, done.stderr
+        assert "CoNLL score: 100.00" in done.stdout
+
+
+def _brackets_nest(text: str) -> bool:
+    """Whether every closing of the IDENTITY column pops the markable it closes, as ua-scorer.py reads them."""
+    stack: list[str] = []
+    for line in text.split("\n"):
+        if not line or line.startswith("#"):
+            continue
+        cell = line.split("\t")[10]
+        if cell == "_":
+            continue
+        closings, *openings = cell.split("(")
+        for _ in closings:
+            if not stack:
+                return False
+            stack.pop()
+        stack.extend(o for o in openings if not o.endswith(")"))
+    return not stack
+
+
+def test_crossing_markables_are_left_out_and_counted_unless_named(tmp_path: Path) -> None:
+    """PCC's maz-6918 has a markable that crosses another ("zwischen Jüterbog , Luckenwalde und Treuenbrietzen"):
+    bare closings cannot say which one closes, so by default it is left out and counted (with its entity, which
+    has no other markable), every bracket nests, and the accounting holds; ``crossing="named"`` keeps it with
+    closings that name their markables, and reads back whole."""
+    from tests.test_accounting import assert_accounted, write_and_read_back
+
+    source = shared("mmax2", "potsdam_pcc2.2", "coreference-mmax", "maz-6918.mmax")
+    original = harmonize.read(source, "mmax2", report=Report())
+    back, report = write_and_read_back(original, "ua", tmp_path / "drop")
+    assert report.counts["UA: crossing markables left out (ua-scorer.py's bracket stack cannot read them; -O "
+                         "crossing=named writes them with named closings)"] == 1
+    differences = assert_accounted(harmonize.read(source, "mmax2", report=Report()).documents, back, report)
+    assert differences.counts["mention dropped"] == 1
+    assert _brackets_nest(format_ua(original, Report()))
+    named, report = write_and_read_back(original, "ua", tmp_path / "named", crossing="named")
+    assert "markable_" in format_ua(original, Report(), "named") and not _brackets_nest(
+        format_ua(original, Report(), "named"))
+    assert not assert_accounted(harmonize.read(source, "mmax2", report=Report()).documents, named,
+                                report).counts.get("mention dropped")

@@ -86,6 +86,11 @@ _LEDGER: list[tuple[str, tuple[str, ...]]] = [
     (r"UA: split antecedent anchors not written", ("split antecedent anchor",)),
     (r"UA: zeros in a markable of several tokens left out", ("mention span",)),
     (r"UA MarkableID made from the mention's order", ("mention field",)),
+    (r"UA: crossing markables left out", ("mention dropped",)),
+    (r"UA: bridges of crossing markables left out", ("bridge dropped",)),
+    (r"UA: split antecedents of crossing markables left out", ("split antecedent dropped",)),
+    (r"UA: split antecedents shrunk with crossing markables", ("split antecedent dropped", "split antecedent added")),
+    (r"UA: entities all of whose markables cross others left out", ("entity dropped",)),
     *[(re.escape(spaces_reason(column)), (column,))
       for column in ("FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")],
     # Notes on what is no annotation: a format's own layout, readers' notes on their input.

@@ -14,6 +14,7 @@ from harmonize.converters.choices import (
     MMAX2_EMPTY,
     RUCOCO_ALIGNMENTS,
     TEI_ZERO_POLICIES,
+    UA_CROSSING_POLICIES,
 )
 from harmonize.converters.registry import Format, formats, get_format, register
 
@@ -256,9 +257,12 @@ register(
         extension=".conllua",
         reader=lambda path, lenient, report, cross_sentence="parts": _module("ua").read_ua(
             path, lenient, report, cross_sentence),
-        writer=lambda corpus, path, report: _module("ua").write_ua(corpus, path, report),
+        writer=lambda corpus, path, report, crossing="drop": _module("ua").write_ua(corpus, path, report, crossing),
         reader_options={"cross_sentence": (CROSS_SENTENCE_POLICIES, CROSS_SENTENCE_HELP + " (UA: parts, the default, "
                                            "writes the markable back as it was)")},
+        options={"crossing": (UA_CROSSING_POLICIES, "markables that cross others: drop (default; counted: "
+                              "ua-scorer.py cannot read them) or named (closings name their markables: markable_1), which "
+                              "ua-scorer.py cannot read); a document read with named closings keeps them")},
         accepts=(".conllua", ".CONLLUA", ".ua", ".key", ".response", ".sys"),
     )
 )

@@ -6,6 +6,9 @@ DISCONTINUOUS_POLICIES = ("drop", "head-part", "span")
 DISCONTINUOUS_HELP = "drop discontinuous mentions, keep the part with the head, or widen them over their gaps"
 # The CoNLL-2012 column layouts the writer produces (see harmonize.converters.conll2012).
 CONLL2012_LAYOUTS = ("ontonotes", "gum", "ontogum", "scorer")
+# Crossing markables in UA (brackets that do not nest): left out, as ua-scorer.py's bracket stack cannot read them,
+# or written with closings that name their markables ("markable_1)"), as the UA test cases of the CorefUD scorer do.
+UA_CROSSING_POLICIES = ("drop", "named")
 # Whether a CoNLL-2012 writer writes each sentence's comments (sent_id, text, other comments, multiword tokens) as
 # "#" lines before its words: the reference scorer reads such lines as words, so they are left out unless asked.
 COMMENT_POLICIES = ("drop", "keep")

@@ -33,16 +33,22 @@ comment as a word, so a CoNLL-U range line would shift its word numbers; the rea
 token); entity attributes, link types, a mention's own type, document fields and heads on zeros have no place and
 are counted, and so are
 a split antecedent's anchor (read back at its entity's first mention) and a zero in a markable of several tokens
-(left out: UA's reader takes a zero as a markable of its own). Closing brackets are bare (``)``, the last opened closes first) unless mentions cross or the file named them
-(``markable_1)``, the UA scorer's form for crossing markables).
+(left out: UA's reader takes a zero as a markable of its own). Closing brackets are bare (``)``, the last opened closes first). Markables that
+cross (one opens inside another and closes after it) cannot be written so: ``crossing="drop"`` (the default) leaves
+out each markable that crosses one kept before it, in document order, and counts it with what goes along (a bridge
+from it, an entity left without markables), since ua-scorer.py reads closings by their count alone;
+``crossing="named"`` writes closings that name their markables (``markable_1)``), as the UA test cases in the
+CorefUD scorer's repository write crossing markables (and our reader reads), for tools other than ua-scorer.py. A
+document read with named closings keeps them.
 """
 
 from __future__ import annotations
 
 import re
+from copy import deepcopy
 from pathlib import Path
 
-from harmonize.converters.choices import CROSS_SENTENCE_POLICIES
+from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, UA_CROSSING_POLICIES
 from harmonize.converters.corefud import misc_text
 from harmonize.converters.corefud_values import escape_value, unescape_value
 from harmonize.converters.losses import Holds, report_unheld
@@ -378,21 +384,74 @@ def spaces_reason(column: str) -> str:
     return f"UA: white space inside {column} written as _ (the UA scorer splits lines at any white space)"
 
 
-def write_ua(corpus: Corpus, path: str | Path, report: Report | None = None) -> None:
+def write_ua(corpus: Corpus, path: str | Path, report: Report | None = None, crossing: str = "drop") -> None:
     report = report if report is not None else Report()
-    atomic_write_text(path, format_ua(corpus, report))
+    atomic_write_text(path, format_ua(corpus, report, crossing))
 
 
-def format_ua(corpus: Corpus, report: Report) -> str:
+def format_ua(corpus: Corpus, report: Report, crossing: str = "drop") -> str:
+    """The corpus as CoNLL-UA text; ``crossing``: one of `UA_CROSSING_POLICIES` for documents whose markables
+    cross (a document read from UA with named closings keeps them)."""
+    check_choice("crossing", crossing, UA_CROSSING_POLICIES)
     lines: list[str] = []
     for number, document in enumerate(corpus.documents):
-        lines.extend(_Writer(document, report, first=number == 0).lines())
+        named = bool(document.meta.get(META_NAMED_CLOSINGS)) or crossing == "named"
+        if not named and _crossing_markables(document):
+            document = _without_crossing_markables(document, report)
+        lines.extend(_Writer(document, report, first=number == 0, named=named).lines())
     return "\n".join(lines) + ("\n" if lines else "")
 
 
+CROSSING_LEFT_OUT = ("UA: crossing markables left out (ua-scorer.py's bracket stack cannot read them; "
+                     "-O crossing=named writes them with named closings)")
+_CROSSING_CHANGES = {"bridge removed": "UA: bridges of crossing markables left out",
+                     "split antecedent removed": "UA: split antecedents of crossing markables left out",
+                     "split antecedent shrunk": "UA: split antecedents shrunk with crossing markables left out"}
+CROSSING_ENTITY_LEFT_OUT = "UA: entities all of whose markables cross others left out"
+
+
+def _written_parts(mention: Mention) -> list[list[Node]]:
+    """The runs of nodes a markable's brackets enclose: its parts, a zero left out of a part of several tokens."""
+    parts = []
+    for part in mention.parts():
+        if len(part) > 1:
+            part = [node for node in part if not node.is_empty] or part[:1]
+        parts.append(part)
+    return parts
+
+
+def _crossing_markables(document: Document) -> list[Mention]:
+    """The markables to leave out so that every bracket nests: in document order (longer first), each one whose
+    brackets cross one of a markable kept before it (one opens inside the other and closes after it)."""
+    kept: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    crossing = []
+    for mention in sorted(document.mentions, key=lambda m: m.order):
+        spans = [(part[0].order, part[-1].order) for part in _written_parts(mention)]
+        if any(a[0] < b[0] < a[1] < b[1] or b[0] < a[0] < b[1] < a[1] for a, _ in kept for b in spans):
+            crossing.append(mention)
+        else:
+            kept.extend((span, span) for span in spans)
+    return crossing
+
+
+def _without_crossing_markables(document: Document, report: Report) -> Document:
+    """A copy of ``document`` without its crossing markables (`_crossing_markables`), each counted with what
+    leaving it out takes along."""
+    copy = deepcopy(document)
+    for mention in _crossing_markables(copy):
+        entity = mention.entity
+        report.add(CROSSING_LEFT_OUT, f"{document.id}: {mention.text!r}")
+        for change in copy.remove_mention(mention):
+            report.add(_CROSSING_CHANGES[change.what], f"{document.id}: {change.detail}")
+        if entity is not None and entity not in copy.entities:
+            report.add(CROSSING_ENTITY_LEFT_OUT, f"{document.id}: {entity.id}")
+    return copy
+
+
 class _Writer:
-    def __init__(self, document: Document, report: Report, first: bool) -> None:
+    def __init__(self, document: Document, report: Report, first: bool, named: bool = False) -> None:
         self.document = document
+        self.named = named
         self.report = report
         self.first = first
         self.read = document.meta.get(META_LINES, {})
@@ -560,8 +619,9 @@ class _Writer:
                 opening.setdefault(id(part[0]), []).append((-part[-1].position, part_attrs, single))
                 if not single:
                     closing.setdefault(id(part[-1]), []).append((part[0].order, self.markable_ids[id(mention)]))
-        # Bare closings pop the last opened markable: where mentions cross, closings must name their markables.
-        named = self.document.meta.get(META_NAMED_CLOSINGS) or _crossing(self.document) > 0
+        # Bare closings pop the last opened markable: where markables cross, closings must name their markables.
+        named = bool(self.document.meta.get(META_NAMED_CLOSINGS)) or (
+            self.named and bool(_crossing_markables(self.document)))
         identity: dict[int, str] = {}
         for node in self.document.nodes():
             opened = sorted(opening.get(id(node), []), key=lambda item: (item[2], item[0]))
@@ -605,14 +665,3 @@ def _word_numbers(document: Document) -> dict[int, int]:
     """id(word) -> its 1-based number among the document's words, empty nodes left out (Min's numbering)."""
     words = (node for sentence in document.sentences for node in sentence.nodes if not node.is_empty)
     return {id(word): number for number, word in enumerate(words, 1)}
-
-
-def _crossing(document: Document) -> int:
-    spans = [(m.words[0].order, m.words[-1].order) for m in document.mentions if m.words]
-    spans.sort(key=lambda s: (s[0], (-s[1][0], -s[1][1])))
-    crossing, open_ends = 0, []
-    for start, end in spans:
-        open_ends = [e for e in open_ends if e >= start]
-        crossing += sum(1 for e in open_ends if e < end)
-        open_ends.append(end)
-    return crossing
