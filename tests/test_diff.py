@@ -235,6 +235,35 @@ def test_partial_matching_takes_matched_mentions_as_the_keys() -> None:
     assert default.matching == "head" and sum(default.errors.values()) == 0  # the scorer's default since 1.1
 
 
+def test_under_head_matching_a_mention_whose_words_differ_is_named_key_first(tmp_path: Path) -> None:
+    """GUM's academic_exposure with a tenth of its mentions a word longer (heads kept): head matching (the default)
+    finds no error but lists each such mention, the key's words and the response's labelled, exactly those that
+    exact matching counts as span errors; the span errors' lines say which side is which."""
+    import random
+
+    import harmonize
+    from harmonize.error_analysis.render import summary_table
+    from tests.perturb import extend_by_a_word
+
+    source = shared("gum", "v11.1.0", "dep", "GUM_academic_exposure.conllu")
+    extended = harmonize.read(source)
+    rng = random.Random(1)
+    extend_by_a_word(extended.documents[0], lambda m: rng.random() < 0.1)
+    by_head = diff_corpora(harmonize.read(source), extended)
+    exact = diff_corpora(harmonize.read(source), extended, matching="exact")
+    differences = by_head.span_differences
+    assert by_head.errors["span error"] == 0 and len(differences) == exact.errors["span error"] > 0
+    assert all(len(d["response"]["words"]) == len(d["key"]["words"]) + 1 for d in differences)
+    first = differences[0]
+    assert f"key {first['key']['text']!r} | response {first['response']['text']!r}" in summary_table(by_head)
+    assert by_head.to_json()["documents"][0]["span differences"] == differences
+    assert "mentions matched by" not in summary_table(exact)
+    page = render_partition(exact.partitions[0])
+    assert f"response «{first['response']['text']}» → key «{first['key']['text']}»" in page
+    assert f"key «{first['key']['text']}» · response «{first['response']['text']}»" in render_partition(
+        by_head.partitions[0])
+
+
 def test_the_page_works_in_a_real_browser(tmp_path: Path) -> None:
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:

@@ -111,7 +111,23 @@ class PartitionDiff:
     classification: Classification
     key_entity: dict[MentionKey, str]
     response_entity: dict[MentionKey, str]
-    matched: int = 0
+    # Under head or partial matching: (key mention, response mention) pairs the scorer matches whose words differ;
+    # the response's mention is compared as the key's, so these are no error there (span errors when exact).
+    matched_spans: list[tuple[MentionKey, MentionKey]] = field(default_factory=list)
+
+    @property
+    def matched(self) -> int:
+        return len(self.matched_spans)
+
+    def span_difference_json(self, pair: tuple[MentionKey, MentionKey]) -> dict:
+        """A key mention and the response mention matched with it (same head) whose words differ."""
+        key, response = pair
+        document = self.key_documents[key[0]]
+        return {"document": document.id, "sentence": document.sentences[key[1]].id or key[1] + 1,
+                "head": self.facts.head(key).form,
+                "key": {"text": self.facts.text(key), "words": [p + 1 for p in self.facts.positions_of(key)]},
+                "response": {"text": self.facts.text(response),
+                             "words": [p + 1 for p in self.facts.positions_of(response)]}}
 
     @property
     def errors(self) -> dict[str, int]:
@@ -163,12 +179,14 @@ class PartitionRow:
     errors: dict[str, int]
     heads: Counter
     error_list: list[dict]
+    span_differences: list[dict] = field(default_factory=list)
 
     @classmethod
     def of(cls, partition: PartitionDiff) -> PartitionRow:
         error_list = [partition.error_json(error) for error in partition.classification.errors]
         return cls(partition.label, partition.genre, partition.topic, dict(partition.classification.operations),
-                   partition.errors, Counter(head.source for head in partition.facts._heads.values()), error_list)
+                   partition.errors, Counter(head.source for head in partition.facts._heads.values()), error_list,
+                   [partition.span_difference_json(pair) for pair in partition.matched_spans])
 
 
 @dataclass
@@ -214,6 +232,12 @@ class DiffResult:
         return total
 
     @property
+    def span_differences(self) -> list[dict]:
+        """Under head or partial matching, each key mention whose matched response mention has other words
+        (`PartitionDiff.span_difference_json`), over every document compared."""
+        return [entry for row in self.rows for entry in row.span_differences]
+
+    @property
     def heads(self) -> dict[str, int]:
         counts: Counter = Counter()
         for row in self.rows:
@@ -242,7 +266,8 @@ class DiffResult:
             "topics": self.by_group("topic"),
             "documents": [
                 {"id": row.label, "genre": row.genre, "topic": row.topic, "operations": row.operations,
-                 "errors": row.errors, **({"error list": row.error_list} if details else {})}
+                 "errors": row.errors, "spans differing under matching": len(row.span_differences),
+                 **({"error list": row.error_list, "span differences": row.span_differences} if details else {})}
                 for row in self.rows],
             "cost": self.cost.to_json(),
             "heads": self.heads,
@@ -307,18 +332,18 @@ def diff_partition(label: str, key_documents: Sequence[Document], response_docum
     facts = PartitionFacts(key_documents)
     key, key_entity = _clustering(key_documents, facts, singletons, report)
     response, response_entity = _clustering(response_documents, facts, singletons, report)
-    matched = 0
+    matched_spans = []
     if matching != "exact":
         moves = _matched_onto_key(key_documents, response_documents, facts, matching)
         for old, new in moves.items():
             if old in response.cluster_of and new not in response.cluster_of:
                 response.move(old, new)
                 response_entity[new] = response_entity.pop(old)
-                matched += 1
+                matched_spans.append((new, old))
     classification = classify(key, response, facts)
     first = key_documents[0]
     return PartitionDiff(label, first.genre, first.topic, list(key_documents), facts, key, response, classification,
-                         key_entity, response_entity, matched)
+                         key_entity, response_entity, sorted(matched_spans))
 
 
 def diff_corpora(key: Corpus, response: Corpus, singletons: bool = False, matching: str = DEFAULT_MATCHING,

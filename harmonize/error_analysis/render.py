@@ -62,6 +62,8 @@ def summary_table(result: DiffResult) -> str:
     for group in (ERRORS[:1], ERRORS[1:4], ERRORS[4:]):
         lines += [f"{errors[name]:>7}   {name}" for name in group]
         lines.append("")
+    if result.matching != "exact":
+        lines += _span_differences_text(result.span_differences, result.matching)
     cost = result.cost.to_json()
     metrics = ("muc", "bcub", "ceafe", "lea", "conll")
     header = f"{'CoNLL F1 and others after correcting':<40}" + "".join(f"{m:>8}" for m in metrics)
@@ -76,6 +78,23 @@ def summary_table(result: DiffResult) -> str:
         lines.append(f"documents only in the key: {len(result.only_in_key)}, only in the response: "
                      f"{len(result.only_in_response)} (not compared)")
     return "\n".join(lines) + "\n"
+
+
+# Examples of span differences the terminal summary shows (the JSON and the pages have them all).
+SPAN_EXAMPLES = 5
+
+
+def _span_differences_text(differences: list[dict], matching: str) -> list[str]:
+    """Under head or partial matching, the key mentions matched by a response mention of other words: no error
+    there, so counted and shown apart (each a span error under exact matching)."""
+    lines = [f"{len(differences):>7}   mentions matched by {matching}, words differ (no error under {matching} "
+             f"matching; span errors under --match exact)"]
+    for entry in differences[:SPAN_EXAMPLES]:
+        lines.append(f"            key {entry['key']['text']!r} | response {entry['response']['text']!r} "
+                     f"({entry['document']}, sentence {entry['sentence']})")
+    if len(differences) > SPAN_EXAMPLES:
+        lines.append(f"            ... and {len(differences) - SPAN_EXAMPLES} more (--json, -o)")
+    return [*lines, ""]
 
 
 def _colour(index: int, light: bool = False) -> str:
@@ -168,14 +187,21 @@ def _partition_body(partition: PartitionDiff, prefix: str) -> str:
         what = " · ".join(html.escape(facts.text(m)) for m in error.mentions[:4])
         if len(error.mentions) > 4:
             what += f" · … ({len(error.mentions)} mentions)"
-        if error.response_mention is not None:
-            what = f"{html.escape(facts.text(error.response_mention))} → {what}"
+        if error.response_mention is not None:  # a span error: the response's words, then the key's
+            what = f"response «{html.escape(facts.text(error.response_mention))}» → key «{what}»"
         if error.absent:
             what = ("<span class=gone>not in the response: "
                     + " · ".join(html.escape(facts.text(m)) for m in error.absent) + "</span>; " + what)
         items.append(f'<li data-type="{html.escape(error.type)}" data-m="{marks}"><a href="#{prefix}m{number[first]}">'
                      f'<span class="tag">{html.escape(error.type)}</span> {what}'
                      f'<span class="ops">{html.escape(_operations_text(error.operations))}</span></a></li>')
+    for key, response in partition.matched_spans:
+        marks = " ".join(f"{prefix}m{number[m]}" for m in (key, response) if m in number)
+        first = min(m for m in (key, response) if m in number) if marks else key
+        anchor = f' href="#{prefix}m{number[first]}"' if first in number else ""
+        items.append(f'<li data-type="words differ" data-m="{marks}"><a{anchor}><span class="tag">words differ'
+                     f'</span> key «{html.escape(facts.text(key))}» · response «{html.escape(facts.text(response))}» '
+                     f'<span class="ops">matched by the scorer; no error</span></a></li>')
     counts = partition.errors
     filters = "".join(f'<label><input type="checkbox" data-type="{html.escape(name)}" checked> '
                       f"{html.escape(name)} ({counts[name]})</label>" for name in ERRORS)
