@@ -100,6 +100,7 @@ register(
         extension=".parquet",
         reader=lambda path, lenient, report: _module("parquet").read_parquet(path, lenient, report),
         writer=lambda corpus, path, report: _module("parquet").write_parquet(corpus, path, report),
+        find=lambda folder: _module("parquet").parquet_folders(folder),
     )
 )
 

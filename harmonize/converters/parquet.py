@@ -127,6 +127,14 @@ def write_parquet(corpus: Corpus, folder: str | Path, report: Report | None = No
         temporary.replace(folder / f"{name}.parquet")
 
 
+def parquet_folders(folder: Path) -> list[Path]:
+    """The Parquet inputs in ``folder``: the folder itself where it holds the tables (whatever its name, as ``-o``
+    wrote it), else each folder in it that does (``NAME.parquet`` or not)."""
+    if (folder / f"{TABLES[0]}.parquet").exists():
+        return [folder]
+    return sorted(p for p in folder.iterdir() if p.is_dir() and (p / f"{TABLES[0]}.parquet").exists())
+
+
 def read_parquet(folder: str | Path, lenient: bool = False, report: Report | None = None) -> Corpus:
     """Read a folder written by `write_parquet` back into the model."""
     folder = Path(folder)
