@@ -67,3 +67,54 @@ def test_validator_accepts_a_document_built_from_scratch(tmp_path: Path) -> None
     assert "# global.Entity = eid-etype-head-other-link" in path.read_text(encoding="utf-8")
     ok, output = validate(path)
     assert ok, output
+
+
+OFFICIAL = ("corefud-real", "en_gum-corefud-dev-GUM_academic_exposure.conllu")
+
+
+@pytest.mark.parametrize("through", ["ua", "parquet", "corefud"])
+def test_an_official_file_through_a_format_that_keeps_trees_still_validates(through: str, tmp_path: Path) -> None:
+    """An official CorefUD file (it passes udvalidate) through UA, Parquet or CorefUD and back: the result passes
+    too, scores 100 against its source, and UA's own markable fields come back where udvalidate can parse them
+    (``other``: MarkableID:markable_1) rather than as a field global.Entity cannot declare."""
+    import harmonize
+
+    source = shared(*OFFICIAL)
+    middle = tmp_path / f"middle.{through}"
+    harmonize.convert([source], "corefud", through, middle, warn_losses=False, verify=True)
+    back = tmp_path / "back.conllu"
+    harmonize.convert([middle], through, "corefud", back, warn_losses=False, verify=True)
+    ok, output = validate(back)
+    assert ok, output
+    assert harmonize.score(source, back, mode="exact", singletons=True).conll == 1.0
+    if through == "ua":
+        assert "MarkableID:markable_1" in back.read_text(encoding="utf-8")
+        again = tmp_path / "again.conllua"
+        harmonize.convert([back], "corefud", "ua", again, warn_losses=False, verify=True)
+        assert again.read_text(encoding="utf-8") == middle.read_text(encoding="utf-8")  # MarkableIDs as they were
+
+
+def test_a_round_trip_through_conll2012_keeping_comments_pairs_with_its_source_in_the_corefud_scorer(
+        tmp_path: Path) -> None:
+    """CorefUD -> CoNLL-2012 (-O comments=keep) -> CorefUD keeps every sentence id and multiword token, so the
+    CorefUD scorer pairs the result with its source (without it: "Sent IDs ... not aligned"). The scorer itself
+    runs where COREFUD_SCORER names its corefud-scorer.py (ufal/corefud-scorer, with udapi installed)."""
+    import os
+
+    import harmonize
+
+    source = shared(*OFFICIAL)
+    middle, back = tmp_path / "middle.conll", tmp_path / "back.conllu"
+    harmonize.convert([source], "corefud", "conll2012", middle, warn_losses=False, verify=True,
+                      options={"comments": "keep"})
+    harmonize.convert([middle], "conll2012", "corefud", back, warn_losses=False, verify=True)
+    original, returned = harmonize.read(source).documents[0], harmonize.read(back).documents[0]
+    assert [s.id for s in returned.sentences] == [s.id for s in original.sentences]
+    assert harmonize.score(source, back, mode="exact", singletons=True).conll == 1.0
+    scorer = os.environ.get("COREFUD_SCORER")
+    if not scorer or not Path(scorer).is_file():
+        pytest.skip("set COREFUD_SCORER to corefud-scorer.py of ufal/corefud-scorer to run it on the round trip")
+    done = subprocess.run([sys.executable, scorer, "-a", "exact", str(source), str(back)], capture_output=True,
+                          text=True, cwd=Path(scorer).parent, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "CoNLL score: 100.00" in done.stdout

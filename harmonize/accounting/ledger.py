@@ -72,6 +72,7 @@ _LEDGER: list[tuple[str, tuple[str, ...]]] = [
     (r"mention head written as its first word", ()),  # marked in the file, read back as no head
     (r"mention heads written as their first word beside annotated", ("mention head",)),
     (r"entity fields written on each mention", ("entity field",)),
+    (r"mention fields whose names global.Entity cannot declare", ("mention field",)),
     (r"ambiguous mentions of one entity", ("mention span",)),
     (r"mention fields taken from their entity's fields", ("mention field",)),
     # CoNLL-UA.
@@ -87,6 +88,7 @@ _LEDGER: list[tuple[str, tuple[str, ...]]] = [
     (r"UA: zeros in a markable of several tokens left out", ("mention span",)),
     (r"UA MarkableID made from the mention's order", ("mention field",)),
     (r"UA: crossing markables left out", ("mention dropped",)),
+    (r"UA: fields our CorefUD writer put into other", ("mention field",)),
     (r"UA: bridges of crossing markables left out", ("bridge dropped",)),
     (r"UA: split antecedents of crossing markables left out", ("split antecedent dropped",)),
     (r"UA: split antecedents shrunk with crossing markables", ("split antecedent dropped", "split antecedent added")),

@@ -37,6 +37,7 @@ what would change.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -650,6 +651,16 @@ def _shared_fields(corpus: Corpus) -> tuple[str, ...] | None:
 
 
 ENTITY_FIELDS_ON_MENTIONS = "entity fields written on each mention (CorefUD reads them back as mention fields)"
+# udvalidate parses a global.Entity of lower-case names only: in a header we declare (a document from another
+# format), a mention field with another name (UA's MarkableID) goes into ``other`` as NAME:VALUE instead, as
+# udapi's OtherDualDict has it (pairs joined by commas).
+FIELDS_INTO_OTHER = "mention fields whose names global.Entity cannot declare written into other as NAME:VALUE"
+_DECLARABLE = re.compile(r"[a-z]+")
+
+
+def into_other(name: str) -> bool:
+    """Whether a mention field of this name goes into ``other`` where we declare the header."""
+    return not _DECLARABLE.fullmatch(name)
 MENTION_FIELDS_FROM_ENTITY = "mention fields taken from their entity's fields (written on each mention)"
 
 
@@ -693,7 +704,7 @@ def entity_fields_for(document: Document) -> tuple[str, ...]:
     # GUM v7's last field, identity, keeps "-" unescaped: new fields go before it, so that it stays last.
     end = len(fields) - 1 if fields[-1] == "identity" else len(fields)
     for name in wanted:
-        if name not in present:
+        if name not in present and not (document.entity_fields is None and into_other(name)):
             fields.insert(end, name)
             end += 1
             present.add(name)
@@ -996,11 +1007,20 @@ class _FieldValues:
         self.etype_name = next((n for n in fields if n in ETYPE_FIELDS), None)
         self.has_head = "head" in fields
         self.has_link = "link" in fields
+        # Fields are folded into other only in a header we declare (see FIELDS_INTO_OTHER).
+        self.fold = document is not None and document.entity_fields is None
 
     def __call__(self, mention: Mention) -> list[str]:
         entity = mention.entity
         assert entity is not None
         values = {**mention.attrs, **entity.attrs} if entity.attrs else dict(mention.attrs)
+        if self.fold and "other" in self.names:
+            folded = [f"{k}:{v}" for k, v in mention.attrs.items() if k not in self.names and into_other(k)
+                      and v not in ("", "_")]
+            if folded:
+                values["other"] = ",".join(filter(None, (values.get("other", ""), *folded)))
+                if self.report is not None:  # each folded field, and other itself, read back otherwise
+                    self.report.add(FIELDS_INTO_OTHER, _mention_where(self.document, mention), len(folded) + 1)
         values[self.eid_name] = entity.id
         if self.etype_name is not None:
             values[self.etype_name] = mention.entity_type or ""

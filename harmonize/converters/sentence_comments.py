@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from harmonize.schemas.model import CommentSlot, MultiwordToken, Sentence
+from harmonize.schemas.model import CommentSlot, Document, MultiwordToken, Sentence
 
 MULTIWORD_COMMENT = "# multiword = "
 
@@ -80,3 +80,28 @@ def misplaced_multiwords(sentence: Sentence, tokens: Iterable[MultiwordToken]) -
         else:
             misplaced.append(token)
     return misplaced
+
+
+# Document fields as CorefUD and GUM write them, in comments after the document's first lines.
+DOCUMENT_FIELDS = {"meta::genre": "genre", "meta::topic": "topic", "meta::subtopic": "subtopic"}
+
+
+def read_document_fields(document: Document) -> None:
+    """Genre, topic and subtopic from ``# meta::NAME = value`` comments of the document's first sentence."""
+    if not document.sentences:
+        return
+    for comment in document.sentences[0].comments:
+        if isinstance(comment, str):
+            key, sep, value = comment[1:].partition("=")
+            if sep and key.strip() in DOCUMENT_FIELDS:
+                setattr(document, DOCUMENT_FIELDS[key.strip()], value.strip())
+
+
+def document_field_lines(document: Document) -> list[str]:
+    """``# meta::NAME = value`` lines for the fields the document has and its first sentence's comments lack (none
+    for a document without sentences: the lines belong to its first)."""
+    if not document.sentences:
+        return []
+    said = {c[1:].partition("=")[0].strip() for c in document.sentences[0].comments if isinstance(c, str)}
+    return [f"# {key} = {getattr(document, name)}" for key, name in DOCUMENT_FIELDS.items()
+            if getattr(document, name) is not None and key not in said]

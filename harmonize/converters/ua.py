@@ -19,7 +19,8 @@ In the model (mapped here, in one place):
   SplitAnte needs two). A markable over several sentences follows ``-I cross_sentence=``: ``parts`` (the default: a
   mention per sentence, all with its MarkableID, written back as it was), ``first-part`` or ``drop``; counted.
 * BRIDGING: ``(MarkableID=markable_9|MentionAnchor=markable_2)`` on the anaphor's first token: a bridge from that
-  markable to the entity of the anchor markable (the anchor's MarkableID is kept as the bridge's label).
+  markable to the entity of the anchor markable (the anchor's MarkableID is kept with the document, so that the
+  bridge is written back to it; a bridge from elsewhere goes to its antecedent's nearest mention before the anaphor).
 * DISCOURSE_DEIXIS, REFERENCE, NOM_SEM: not in the model; each token line is kept as read, so they are written
   back to UA unchanged, and the report counts the tokens that had them (other formats do not get them).
 
@@ -49,14 +50,16 @@ from copy import deepcopy
 from pathlib import Path
 
 from harmonize.converters.choices import CROSS_SENTENCE_POLICIES, UA_CROSSING_POLICIES
-from harmonize.converters.corefud import misc_text
+from harmonize.converters.corefud import into_other, misc_text
 from harmonize.converters.corefud_values import escape_value, unescape_value
 from harmonize.converters.losses import Holds, report_unheld
 from harmonize.converters.sentence_comments import (
     comment_lines,
+    document_field_lines,
     misplaced_multiwords,
     multiword_from_comment,
     read_comment_lines,
+    read_document_fields,
 )
 from harmonize.errors import Problems, Report, check_choice
 from harmonize.io import atomic_write_text, paused_gc, read_text
@@ -83,6 +86,7 @@ META_HEADER = "ua header"  # document.meta: the comment lines before the first s
 META_DECLARED = "ua columns"  # document.meta: the columns its file declared
 META_OPEN_END = "ua open end"  # document.meta: its last sentence has no blank line after it
 META_OPENINGS = "ua openings"  # document.meta: MarkableID -> each of its brackets' attributes as read
+META_ANCHORS = "ua anchors"  # document.meta: anaphor MarkableID -> its bridge's anchor MarkableID, as read
 META_NAMED_CLOSINGS = "ua named closings"  # document.meta: closing brackets name their markables (markable_1))
 _FIELD = re.compile(r"\S+")
 
@@ -266,6 +270,7 @@ class _Reader:
         document = self.document
         document.meta[META_HEADER] = self.header
         self.header = []
+        read_document_fields(document)
         self.build(document)
         self.documents.append(document)
         self.document = None
@@ -326,7 +331,8 @@ class _Reader:
             if mentions[anchor].entity is mentions[anaphor].entity:
                 self.problem(number, "a bridge inside one entity", f"{anaphor} -> {anchor}")
                 continue
-            document.add_bridge(mentions[anaphor], mentions[anchor].entity, anchor)  # type: ignore[arg-type]
+            document.add_bridge(mentions[anaphor], mentions[anchor].entity)  # type: ignore[arg-type]
+            document.meta.setdefault(META_ANCHORS, {})[anaphor] = anchor
 
 
 def markable_cell(cell: str) -> tuple[list[str | None], list[tuple[str, bool]]]:
@@ -339,10 +345,12 @@ def markable_cell(cell: str) -> tuple[list[str | None], list[tuple[str, bool]]]:
     return closed, [(opening.removesuffix(")"), opening.endswith(")")) for opening in openings]
 
 
-def _anchor_mention(bridge, markable_id) -> Mention | None:
-    """A bridge's anchor markable: the antecedent's mention whose MarkableID (``markable_id(mention)``) the bridge
-    names (its label, as read from UA), else the antecedent's nearest mention before the anaphor, else its first."""
-    named = next((m for m in bridge.antecedent.mentions if markable_id(m) == bridge.label), None)
+def _anchor_mention(bridge, markable_id, anchors: dict[str, str]) -> Mention | None:
+    """A bridge's anchor markable: the antecedent's mention whose MarkableID (``markable_id(mention)``) ``anchors``
+    gives the anaphor's (as read from UA), else the antecedent's nearest mention before the anaphor, else its
+    first."""
+    wanted = anchors.get(markable_id(bridge.anaphor))
+    named = next((m for m in bridge.antecedent.mentions if markable_id(m) == wanted), None) if wanted else None
     if named is not None:
         return named
     before = [m for m in bridge.antecedent.mentions if m.order < bridge.anaphor.order]
@@ -456,6 +464,7 @@ class _Writer:
         self.first = first
         self.read = document.meta.get(META_LINES, {})
         self.numbers = _word_numbers(document)
+        self.attrs = {id(m): self._unfolded(m) for m in document.mentions}
         self.markable_ids = self._markable_ids()
         self.element_of = self._element_of()
         self._count_losses()
@@ -477,7 +486,7 @@ class _Writer:
         if empty_heads:
             report.add("UA: heads on empty nodes not written (Min names a token)", str(document.id), empty_heads)
         # UA writes field values unescaped and reads them back in CorefUD's escaping: other escapes change.
-        escaped = sum(1 for m in document.mentions for k, v in m.attrs.items()
+        escaped = sum(1 for m in document.mentions for k, v in self.attrs[id(m)].items()
                       if k not in ("MarkableID", "ElementOf") and escape_value(unescape_value(v)) != v)
         if escaped:
             report.add("UA: mention fields whose escaping reads back otherwise", str(document.id), escaped)
@@ -487,7 +496,7 @@ class _Writer:
             report.add("UA: split antecedent anchors not written (read back at the entity's first mention)",
                        str(document.id), anchors)
         report_unheld(document, _HOLDS, report, "UA", document.mentions,
-                      document_fields={"language": None, "genre": None, "topic": None, "subtopic": None})
+                      document_fields={"language": None})
         mentions = {id(m): m for m in document.mentions}
         element_of = sum(1 for key, plurals in self.element_of.items()
                          if mentions[key].attrs.get("ElementOf") != ",".join(plurals))
@@ -503,6 +512,7 @@ class _Writer:
             lines = [f"# global.columns = {' '.join(COLUMNS)}"] if self.first else []
             lines.append(f"# newdoc id = {document.id or 'document'}")
         identity, bridging = self._cells()
+        lines.extend(document_field_lines(document))
         for sentence in document.sentences:
             lines.extend(comment_lines(sentence))
             for node in sentence.nodes:
@@ -546,13 +556,41 @@ class _Writer:
                             changed)
         return columns
 
+    def _unfolded(self, mention: Mention) -> dict[str, str]:
+        """The mention's fields, those our CorefUD writer put into ``other`` (names global.Entity cannot declare,
+        as UA's MarkableID; `harmonize.converters.corefud.FIELDS_INTO_OTHER`) taken out as UA attributes again."""
+        other = mention.attrs.get("other")
+        if not other:
+            return mention.attrs
+        unfolded: dict[str, str] = {}
+        kept = []
+        for pair in other.split(","):
+            name, sep, value = pair.partition(":")
+            if sep and name and name != "ElementOf" and name not in mention.attrs and into_other(name):
+                unfolded[name] = value
+            else:
+                kept.append(pair)
+        if not unfolded:
+            return mention.attrs
+        fields = {}
+        for key, value in mention.attrs.items():  # other keeps its place, for the file read to come back as it was
+            if key != "other":
+                fields[key] = value
+            elif kept:
+                fields[key] = ",".join(kept)
+        fields.update(unfolded)
+        moved = len(unfolded)
+        self.report.add(FIELDS_OUT_OF_OTHER, f"{self.document.id}: {mention.text!r}", moved + 1)
+        return fields
+
     def _markable_ids(self) -> dict[int, str]:
         ids: dict[int, str] = {}
-        taken = {m.attrs["MarkableID"] for m in self.document.mentions if "MarkableID" in m.attrs}
+        attrs = self.attrs
+        taken = {attrs[id(m)]["MarkableID"] for m in self.document.mentions if "MarkableID" in attrs[id(m)]}
         made = 0
         for mention in sorted(self.document.mentions, key=lambda m: m.order):
-            if "MarkableID" in mention.attrs:
-                ids[id(mention)] = mention.attrs["MarkableID"]
+            if "MarkableID" in attrs[id(mention)]:
+                ids[id(mention)] = attrs[id(mention)]["MarkableID"]
                 continue
             made += 1
             while f"markable_{made}" in taken:
@@ -589,9 +627,10 @@ class _Writer:
         assert entity is not None
         items = [f"EntityID={unescape_value(entity.id)}",
                  f"MarkableID={unescape_value(self.markable_ids[id(mention)])}"]
-        if "Min" not in mention.attrs and mention.head is not None and not mention.head.is_empty:
+        attrs = self.attrs[id(mention)]
+        if "Min" not in attrs and mention.head is not None and not mention.head.is_empty:
             items.append(f"Min={self.numbers[id(mention.head)]}")  # a one-token minimal span: the head
-        items += [f"{k}={unescape_value(v)}" for k, v in mention.attrs.items() if k not in ("MarkableID", "ElementOf")]
+        items += [f"{k}={unescape_value(v)}" for k, v in attrs.items() if k not in ("MarkableID", "ElementOf")]
         if entity.type is not None and mention is entity.mentions[0] and not self.read:
             items.append(f"{ENTITY_TYPE}={unescape_value(entity.type)}")
         if id(mention) in self.element_of:
@@ -638,8 +677,8 @@ class _Writer:
             if anchor is None:
                 self.report.add("UA bridge not written (its antecedent entity has no mention)", str(self.document.id))
                 continue
-            if bridge.label != anchor:
-                self.report.add("UA: bridge labels not written (the anchor's MarkableID reads back as the label)",
+            if bridge.label is not None:
+                self.report.add("UA: bridge labels not written (UA's bridging names an anchor markable, no relation)",
                                 str(self.document.id))
             node = bridge.anaphor.words[0]
             bridging[id(node)] = bridging.get(id(node), "") + (
@@ -648,10 +687,11 @@ class _Writer:
         return identity, bridging
 
     def _anchor(self, bridge) -> str | None:
-        chosen = _anchor_mention(bridge, lambda m: self.markable_ids[id(m)])
+        chosen = _anchor_mention(bridge, lambda m: self.markable_ids[id(m)], self.document.meta.get(META_ANCHORS, {}))
         return self.markable_ids[id(chosen)] if chosen is not None else None
 
 
+FIELDS_OUT_OF_OTHER = "UA: fields our CorefUD writer put into other written as markable attributes again"
 ZEROS_LEFT_OUT = "UA: zeros in a markable of several tokens left out (UA reads such a markable as its words)"
 # What CoNLL-UA keeps of the model besides what the "UA:" reasons above count (link types, a mention's own type,
 # entity fields, heads on empty nodes): all but the document's fields and CoNLL-2012's columns.
