@@ -11,8 +11,11 @@ What it compares, and how it lines the two documents up:
 * each paired word's columns (FORM to DEPS, each MISC attribute, the CoNLL-2012 columns the model has no field
   for); each paired empty node's too;
 * mentions by their words; a mention of one side without a mention of the same words on the other is paired
-  with an unpaired mention of the corresponding entity that shares a word with it (a changed span), else it
-  was dropped or added; paired mentions' heads, types, link types and fields;
+  with an unpaired mention of the corresponding entity that shares a word with it (a changed span; one with the
+  same first word, else the same last word, before one sharing more words), else it was dropped or added;
+  paired mentions' heads, types, link types and fields. Pairing by words first has a limit: an edit that moves a
+  mention onto the words another mention had (a rule growing "Tasmania" to the clause whose own mention
+  contracts to "was") reads as the two mentions changing places;
 * entities by the mentions they share: one entity of one side whose mentions fall into several of the other's
   is split, the reverse merged; entities paired one to one compare ids, types and fields;
 * bridges and split antecedents by their ends (entities through that pairing), labels and anchors;
@@ -331,7 +334,7 @@ class _DocumentPair:
         entity_pair = self._entity_votes()
         # A changed span: an unpaired mention sharing a word, of the corresponding entity (or, where neither
         # entity has a paired mention, of an entity without one either); the best pairs first: corresponding
-        # entities by vote or id, then most words shared.
+        # entities by vote or id, then the same first or last word, then most words shared.
         voted = {id(entity) for entity in entity_pair.values()}
         self.changed_spans: list[int] = []
         scored = []
@@ -344,10 +347,14 @@ class _DocumentPair:
                 shared = sum(1 for w in other.words if id(self.pair.get(id(w))) in words)
                 if shared:
                     rank = 2 if corresponds else 1 if _same_id(mention.entity, other.entity) else 0
-                    scored.append((-rank, -shared, a_at, b_at, mention, other))
+                    # A span that grew or shrank at one end keeps the other: the same first word, then the same
+                    # last word, tell it from other mentions it now overlaps.
+                    same_end = 2 * (self.pair.get(id(other.words[0])) is mention.words[0]) + (
+                        self.pair.get(id(other.words[-1])) is mention.words[-1])
+                    scored.append((-rank, -same_end, -shared, a_at, b_at, mention, other))
         taken_a: set[int] = set()
         taken_b: set[int] = set()
-        for _rank, _shared, _a_at, _b_at, mention, other in sorted(scored, key=lambda item: item[:4]):
+        for *_order, mention, other in sorted(scored, key=lambda item: item[:5]):
             if id(mention) in taken_a or id(other) in taken_b:
                 continue
             taken_a.add(id(mention))

@@ -38,6 +38,7 @@ from itertools import combinations
 
 from harmonize.converters.corefud_values import EID_FIELDS, ETYPE_FIELDS
 from harmonize.errors import EXAMPLES_PER_REASON, Report
+from harmonize.rules.relations import Relations, report_relation_changes
 from harmonize.schemas.model import Change, Corpus, Document, Mention, Sentence, tree_head, ud_head
 
 # The entity types udvalidate accepts (CorefUD 1.0 and later).
@@ -115,6 +116,9 @@ def move_heads(document: Document, report: Report) -> None:
                 reason = "no head (none annotated, no tree)"
             elif head is mention.head:
                 continue
+            elif len(mention.words) == 1:  # its head was its word already, annotated or not
+                reason = "head set on a one-word mention (its word)"
+                document.move_head(mention, head)
             else:
                 reason = "head moved to the highest node" if mention.head is not None else "head set (none before)"
                 document.move_head(mention, head)
@@ -151,31 +155,43 @@ def standard_header(document: Document, report: Report) -> None:
         fields, into_other = (*STANDARD_FIRST, *(["other"] if "other" in renamed.values() else []), *rest), []
     if fields == document.entity_fields:
         return
+    # Counted per field of a mention or entity that changes: a renamed one is gone under its old name and new
+    # under the other (two), a moved one is gone and other changes with it (one each, other once per owner).
+    renamed_count = {"mention": 0, "entity": 0}
     for old, new in renamed.items():
         if old != new and old not in EID_FIELDS + ETYPE_FIELDS:  # eid and etype are not attributes
             for entity in document.entities:
-                _rename_key(entity.attrs, old, new)
+                renamed_count["entity"] += 2 * _rename_key(entity.attrs, old, new)
                 for mention in entity.mentions:
-                    _rename_key(mention.attrs, old, new)
-    for name in into_other:
-        for entity in document.entities:
-            for mention in entity.mentions:
-                _into_other(mention.attrs, name)
-            _into_other(entity.attrs, name)
+                    renamed_count["mention"] += 2 * _rename_key(mention.attrs, old, new)
+    moved_count = {"mention": 0, "entity": 0}
+    for entity in document.entities:
+        for owner, attrs in (*(("mention", m.attrs) for m in entity.mentions), ("entity", entity.attrs)):
+            other = attrs.get("other")
+            moved_count[owner] += sum(_into_other(attrs, name) for name in into_other) + (attrs.get("other") != other)
     report.add("corefud standard-header: global.Entity declared as udvalidate parses it",
                f"{document.id}: {'-'.join(document.entity_fields)} -> {'-'.join(fields)}")
-    if into_other:
-        report.add("corefud standard-header: a field outside CorefUD's layout for the corpus moved into other as "
-                   "NAME:VALUE", f"{document.id}: {', '.join(into_other)}")
+    for owner in ("mention", "entity"):
+        if renamed_count[owner]:
+            report.add(f"corefud standard-header: {owner} fields renamed to names udvalidate parses (old name gone, "
+                       "new one added)", str(document.id), renamed_count[owner])
+        if moved_count[owner]:
+            report.add(f"corefud standard-header: {owner} fields outside CorefUD's layout for the corpus moved into "
+                       "other as NAME:VALUE (each, and other)", f"{document.id}: {', '.join(into_other)}",
+                       moved_count[owner])
     document.entity_fields = fields
 
 
-def _into_other(attrs: dict[str, str], name: str) -> None:
-    """Move the field ``name`` into ``other`` as ``name:value`` (udapi's OtherDualDict: pairs joined by commas)."""
-    value = attrs.pop(name, None)
-    if value in (None, "", "_"):
-        return
+def _into_other(attrs: dict[str, str], name: str) -> int:
+    """Move the field ``name`` into ``other`` as ``name:value`` (udapi's OtherDualDict: pairs joined by commas);
+    1 where that changed the fields (an empty value is dropped), else 0."""
+    if name not in attrs:
+        return 0
+    value = attrs.pop(name)
+    if value in ("", "_"):
+        return 1
     attrs["other"] = ",".join(filter(None, (attrs.get("other", ""), f"{name}:{value}")))
+    return 1
 
 
 @dataclass
@@ -276,24 +292,29 @@ def unique_ids(corpus: Corpus, report: Report) -> None:
         else:
             number, highest = state.documents + 1, state.highest
             new_ids, done = _unique_ids_of(state, topic, ids)
+        renamed = 0
         for entity, new in zip(document.entities, new_ids):
             if entity.id != new:
                 entity.id = new
-        for what, count in done:
+                renamed += 1
+        for what, count in done:  # counted per entity renamed (a document is numeric or prefixed, not both)
             if what == "numeric":
                 report.add("corefud unique-ids: numeric entity ids written e<number>, numbers continuing over the "
-                           "file's documents", f"{document.id}: e{highest + 1}...")
+                           "file's documents", f"{document.id}: e{highest + 1}...", renamed)
             elif what == "shared":
                 report.add("corefud unique-ids: entity ids shared across the documents of a topic kept "
                            "(cross-document entities; udvalidate refuses them)", str(document.id), count)
             else:
                 report.add("corefud unique-ids: entity ids an earlier document used prefixed with the document's "
-                           "number", f"{document.id}: d{number}.")
+                           "number", f"{document.id}: d{number}.", renamed)
 
 
-def _rename_key(attrs: dict, old: str, new: str) -> None:
+def _rename_key(attrs: dict, old: str, new: str) -> int:
+    """Rename a field; 1 where there was one."""
     if old in attrs:
         attrs[new] = attrs.pop(old)
+        return 1
+    return 0
 
 
 def check(document: Document, report: Report) -> None:
@@ -351,10 +372,12 @@ def remove_non_bridging(document: Document, report: Report) -> None:
 
 
 def remove_singletons(document: Document, report: Report) -> None:
+    relations = Relations.of(document)
     for entity in [e for e in document.entities if len(e.mentions) == 1]:
         report.add("remove-singletons: entity with one mention removed",
                    f"{_where(document, entity.mentions[0])} ({entity.id})")
-        _changes(report, "remove-singletons", document.remove_entity(entity))
+        document.remove_entity(entity)
+    report_relation_changes(document, relations, report, "remove-singletons")
 
 
 def _same_span_groups(document: Document) -> list[list[Mention]]:

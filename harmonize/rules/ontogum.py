@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from harmonize.errors import Report
+from harmonize.rules.relations import Relations, report_relation_changes
 from harmonize.schemas.model import Corpus, Document, Mention, Node, ud_head
 
 _CLOSING = frozenset({")", "]", "}", "）", '"', "'", "’", "”", "»"})
@@ -344,14 +345,46 @@ def split_at_indefinites(document: Document, report: Report, tree: _Tree | None 
 
 
 def remove_singletons(document: Document, report: Report, tree: _Tree | None = None) -> None:
+    relations = Relations.of(document)
     for entity in [e for e in document.entities if len(e.mentions) == 1]:
         report.add("ontogum 8 remove singletons: singleton removed", _where(entity.mentions[0]))
         document.remove_entity(entity)
+    report_relation_changes(document, relations, report, "ontogum 8 remove singletons")
+
+
+def _relations_follow_splits(step: Callable[[Document, Report, _Tree | None], None], label: str
+                             ) -> Callable[[Document, Report, _Tree | None], None]:
+    """``step``, also counting what its chain splits do to relations: a bridge to a split chain, or a split
+    antecedent with one among its entities, now has one of the chain's parts at that end (the chain it named is
+    gone: dropped and added, as `harmonize.accounting` sees it), once per relation however often its chain split."""
+
+    def counted(document: Document, report: Report, tree: _Tree | None = None) -> None:
+        before = {id(e): (e, [id(m) for m in e.mentions]) for e in document.entities}
+        step(document, report, tree)
+        now = {id(m): id(m.entity) for m in document.mentions}
+        split = {key for key, (_e, mentions) in before.items()
+                 if len({now[m] for m in mentions if m in now}) > 1}
+        if not split:
+            return
+        bridges = sum(1 for b in document.bridges if id(b.antecedent) in split)
+        if bridges:
+            report.add(f"{label}: bridges to a split chain now to one of its parts", str(document.id), bridges)
+        splits = sum(1 for s in document.split_antecedents
+                     if id(s.entity) in split or any(id(a) in split for a in s.antecedents))
+        if splits:
+            report.add(f"{label}: split antecedents with a split chain now with one of its parts", str(document.id),
+                       splits)
+
+    counted.__name__, counted.__doc__ = step.__name__, step.__doc__
+    return counted
 
 
 STEPS: tuple[Callable[[Document, Report, _Tree | None], None], ...] = (
-    remove_bridging_and_cataphora, contract_verbal_spans, merge_appositions, remove_compounds, remove_copula,
-    remove_nested, split_at_indefinites, remove_singletons,
+    _relations_follow_splits(remove_bridging_and_cataphora, "ontogum 1 remove cataphora"), contract_verbal_spans,
+    merge_appositions, _relations_follow_splits(remove_compounds, "ontogum 4 remove noun-noun compounds"),
+    _relations_follow_splits(remove_copula, "ontogum 5 remove copula"),
+    _relations_follow_splits(remove_nested, "ontogum 6 remove nested entities"),
+    _relations_follow_splits(split_at_indefinites, "ontogum 7 adjust chains by definiteness"), remove_singletons,
 )
 
 
