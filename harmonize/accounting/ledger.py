@@ -109,6 +109,18 @@ _LEDGER: list[tuple[str, tuple[str, ...]]] = [
     (r"[^:]+: split antecedent shrunk", ("split antecedent dropped", "split antecedent added")),
     (r"[^:]+: mention type changed", ("mention type",)),
     (r"[^:]+: entity field dropped", ("entity field",)),
+    # TEI.
+    *[(rf"TEI: {column} read back from the NKJP tag", (column,)) for column in ("XPOS", "UPOS", "FEATS")],
+    (r"TEI: comment lines not read back as written", ("comment",)),
+    (r"TEI: zero subjects away from their verb read back", ("empty node", "mention dropped", "mention added")),
+    (r"TEI: empty nodes of zero subjects away from their verb", ("empty node",)),
+    (r"TEI: heads on an empty node left out of their mention", ("mention head",)),
+    (r"empty node left out of a mention with words", ("mention span",)),
+    (r"bridge not written \(TEI holds near-identity only\)", ("bridge dropped",)),
+    (r"near-identity link between unwritten mentions not written", ("bridge dropped",)),
+    (r"mention on an empty node that depends on no word \(not written\)", ("mention dropped",)),
+    (r"multiword token written as (glued words|its words)", ()),  # counted with the format's other losses
+    (r"NKJP class not in the UD table", ()),  # the reader's note on a tag it has no UD tags for
     # CoNLL-UA.
     (r"UA: entity attributes not written", ("entity field",)),
     (r"UA: mention link types not written", ("mention link",)),

@@ -36,8 +36,9 @@ class Holds:
     ``made_sentence_id`` of the document id read back).
     ``sentence_text``: kept; else the reader rebuilds the text with ``text_rebuilt`` (None: the format has none).
     ``misc``: True for every MISC attribute, else the keys kept (the spacing keys, for formats of raw text).
-    ``empty_nodes``: True, False, "mentioned" (those in a mention are kept, as positions without a form) or "alone"
-    (only those a mention is on without words are kept so).
+    ``empty_nodes``: True, False, "mentioned" (those in a mention are kept, as positions without a form), "alone"
+    (only those a mention is on without words are kept so) or "written alone" (the same, where that mention is
+    written).
     """
 
     columns: Collection[str] = ()
@@ -88,6 +89,7 @@ def report_unheld(document: Document, holds: Holds, report: Report, target: str,
     for name, value in (document_fields or {}).items():
         count("document field", int(getattr(document, name) != value))
     new_id = document_id if document_id is not None else document.id
+    written_ids = {id(m) for m in written}
     for index, sentence in enumerate(document.sentences):
         if not holds.sentence_ids:
             made = holds.sentence_id(index + 1) if holds.sentence_id else made_sentence_id(new_id, index + 1)
@@ -103,7 +105,7 @@ def report_unheld(document: Document, holds: Holds, report: Report, target: str,
         if not holds.multiword_tokens:
             count("multiword token", len(sentence.multiwords))
         for node in sentence.nodes:
-            if node.is_empty and not _empty_kept(node, holds):
+            if node.is_empty and not _empty_kept(node, holds, written_ids):
                 count("empty node", 1)
                 continue
             if node.is_empty and holds.empty_nodes in ("mentioned", "alone") and node.form != "_":
@@ -184,11 +186,15 @@ def _one_word_head(mention: Mention, written: Collection[Mention]) -> bool:
             and head.sentence.words.index(head) == span.start)
 
 
-def _empty_kept(node: Node, holds: Holds) -> bool:
+def _empty_kept(node: Node, holds: Holds, written: set[int]) -> bool:
+    """Whether the empty node reads back, per ``holds.empty_nodes`` ("written alone": on a mention without words
+    that is written, ``written`` their ids)."""
     if holds.empty_nodes == "mentioned":
         return bool(node.mentions)
     if holds.empty_nodes == "alone":
         return any(all(w.is_empty for w in m.words) for m in node.mentions)
+    if holds.empty_nodes == "written alone":
+        return any(id(m) in written and all(w.is_empty for w in m.words) for m in node.mentions)
     return bool(holds.empty_nodes)
 
 

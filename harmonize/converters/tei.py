@@ -47,6 +47,7 @@ from __future__ import annotations
 import gzip
 import re
 import zlib
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,6 +55,7 @@ from lxml import etree
 
 from harmonize.converters.choices import TEI_ZERO_POLICIES
 from harmonize.converters.corefud_values import escape_value, unescape_value
+from harmonize.converters.losses import FIELD_COMMENTS, Holds, report_unheld
 from harmonize.converters.nkjp_tags import split_xpos, ud_tags
 from harmonize.converters.surface import (
     SPACING_KEYS,
@@ -787,7 +789,6 @@ _HEAD = ('<?xml version="1.0" encoding="UTF-8"?>\n'
          f'<teiCorpus xmlns="{TEI_NS}" xmlns:nkjp="{NKJP_NS}" xmlns:xi="http://www.w3.org/2001/XInclude">\n'
          ' <TEI>\n  <text>\n   <body>\n')
 _TAIL = '   </body>\n  </text>\n </TEI>\n</teiCorpus>\n'
-_MODEL_MISC = frozenset(SPACING_KEYS)
 
 
 def write_tei(corpus: Corpus, path: str | Path, report: Report | None = None, gzip: str = "no") -> None:
@@ -831,6 +832,7 @@ class _Ids:
 
     def __init__(self) -> None:
         self.sentence: dict[Sentence, str] = {}
+        self.paragraph: dict[Sentence, str] = {}  # a paragraph's first sentence -> the paragraph's id
         self.morph: dict[Node, str] = {}
         self.mention: dict[Mention, str] = {}
 
@@ -842,7 +844,7 @@ def format_tei_document(document: Document, report: Report) -> dict[str, str]:
     text, segmentation, morphosyntax = _text_layers(document, paragraphs, ids, report)
     mentions = _mention_layer(document, ids, report)
     coreference = _coreference_layer(document, ids, report)
-    _report_unwritten(document, report)
+    _report_unwritten(document, ids, report)
     return {"text": text, "ann_segmentation": segmentation, "ann_morphosyntax": morphosyntax,
             "ann_mentions": mentions, "ann_coreference": coreference}
 
@@ -866,6 +868,7 @@ def _text_layers(document: Document, paragraphs: list[tuple[str | None, list[Sen
     used_sentences: set[str] = set()  # ids in ann_segmentation.xml
     for p, (name, sentences) in enumerate(paragraphs, 1):
         unit = _xml_id(name, f"txt_{p}-p", used_paragraphs)
+        ids.paragraph[sentences[0]] = unit
         segm_lines.append(f'    <p xml:id="segm_{p}-p" corresp="text.xml#{unit}">\n')
         morph_lines.append(f'    <p xml:id="morph_{p}-p" corresp="ann_segmentation.xml#segm_{p}-p">\n')
         pieces: list[str] = []
@@ -1033,30 +1036,91 @@ def _cluster(number: int, features: list[str], members: list[str]) -> str:
             + "".join(f'      <ptr target="ann_mentions.xml#{m}"/>\n' for m in members) + "     </seg>\n")
 
 
-def _report_unwritten(document: Document, report: Report) -> None:
-    """Count what TEI cannot hold: trees, UD columns the tag does not give back, MISC, relations, metadata."""
-    lost: dict[str, int] = {}
+def _report_unwritten(document: Document, ids: _Ids, report: Report) -> None:
+    """Count, in the differ's units (`harmonize.accounting`), what reading the layers back will not give: the tree
+    and enhanced dependencies, UPOS and FEATS other than the NKJP tag gives, XPOS without a class, MISC other than
+    spacing, speakers, comments (the reader gives each paragraph's ``# newpar id``), multiword tokens, sentence ids
+    that are no XML name, texts other than the words with their spacing, empty nodes outside mentions, link types,
+    split antecedents, document fields (the reader says Polish), entity ids (numbered in order)."""
+    # The reader numbers entities in the order of their first mention as read back: on its written words (a zero
+    # right after its verb), longer first, then in the order the mentions are written.
+    written = list(ids.mention)
+
+    def read_back_order(mention: Mention) -> tuple:
+        found = _mention_words(mention, Report())
+        assert found is not None
+        words, zero = found
+        return (words[0].sentence.index, words[0].position, int(zero), -len(words), written.index(mention))
+
+    first: dict[Entity, tuple] = {}
+    for mention in written:
+        key = read_back_order(mention)
+        if mention.entity is not None and (mention.entity not in first or key < first[mention.entity]):
+            first[mention.entity] = key
+    numbers = {entity: f"e{n}" for n, entity in enumerate(sorted(first, key=first.__getitem__), 1)}
+    sentence_ids = [ids.sentence[s] for s in document.sentences]
+    holds = Holds(columns=("LEMMA", "XPOS", "UPOS", "FEATS", "DEPS"), misc=SPACING_KEYS,
+                  sentence_id=lambda n: sentence_ids[n - 1], text_rebuilt=_surface_text, comments=True,
+                  glued_multiword_tokens=True, empty_nodes="written alone", heads=True, entity_types=True,
+                  mention_types=True, links=True, mention_fields=True,
+                  entity_fields=True, bridges=True)
+    report_unheld(document, holds, report, "TEI", list(ids.mention), entity_ids=numbers, count_id=False,
+                  document_fields={"language": "pl", "genre": None, "topic": None, "subtopic": None})
+    where = str(document.id)
+    counts: dict[str, int] = {}
+    zeros = {id(m.words[0]): found[0][0] for m in ids.mention if all(w.is_empty for w in m.words)
+             and (found := _mention_words(m, Report())) is not None}
+    moved = 0
     for node in document.nodes():
         if node.is_empty:
-            if not node.mentions:
-                lost["empty node without a mention"] = lost.get("empty node without a mention", 0) + 1
+            verb = zeros.get(id(node))
+            if verb is None:
+                continue  # not read back (counted as an empty node)
+            if node.id.partition(".")[0] != verb.id:
+                moved += 1  # read back right after its verb
+                continue
+            # Read back as an empty node that names its verb in DEPS, with no other column.
+            for column, value, back in (("LEMMA", node.lemma, "_"), ("XPOS", node.xpos, "_"),
+                                        ("UPOS", node.upos, "_"), ("FEATS", node.feats, "_"),
+                                        ("DEPS", node.deps, f"{verb.id}:nsubj")):
+                if value != back:
+                    counts[column] = counts.get(column, 0) + 1
             continue
-        if node.head != "_" or node.deprel != "_":
-            lost["dependency tree (HEAD, DEPREL)"] = lost.get("dependency tree (HEAD, DEPREL)", 0) + 1
         if node.deps != "_":
-            lost["enhanced dependencies (DEPS)"] = lost.get("enhanced dependencies (DEPS)", 0) + 1
+            counts["DEPS"] = counts.get("DEPS", 0) + 1
         ctag, msd = split_xpos(node.xpos)
-        derived = ud_tags(ctag, msd, node.lemma) or ("_", "_")
-        if (node.upos, node.feats) != derived and (node.upos, node.feats) != ("_", "_"):
-            lost["UPOS/FEATS other than the NKJP tag gives"] = lost.get("UPOS/FEATS other than the NKJP tag gives",
-                                                                          0) + 1
-        if set(node.misc) - _MODEL_MISC:
-            lost["MISC attributes other than spacing"] = lost.get("MISC attributes other than spacing", 0) + 1
-    for what, count in lost.items():
-        report.add(f"not written to TEI: {what}", f"{document.id}: {count} words", count)
-    if document.split_antecedents:
-        report.add("not written to TEI: split antecedents", f"{document.id}", len(document.split_antecedents))
-    metadata = {k: v for k, v in (("genre", document.genre), ("topic", document.topic),
-                                  ("subtopic", document.subtopic)) if v}
-    if metadata:
-        report.add("not written to TEI: document metadata", f"{document.id}: {metadata}")
+        xpos = ctag + (f":{msd}" if msd else "") if ctag else "_"
+        upos, feats = (ud_tags(ctag, msd, "" if node.lemma == "_" else node.lemma) if ctag else None) or ("_", "_")
+        for column, value, back in (("XPOS", node.xpos, xpos), ("UPOS", node.upos, upos),
+                                    ("FEATS", node.feats, feats)):
+            if value != back:
+                counts[column] = counts.get(column, 0) + 1
+    for column, count in counts.items():
+        report.add(f"TEI: {column} read back from the NKJP tag, not as written" if column in ("XPOS", "UPOS", "FEATS")
+                   else f"{column} not written (TEI has no place for them)", where, count)
+    heads = sum(1 for m in ids.mention if m.head is not None and not all(w.is_empty for w in m.words)
+                and m.head not in [w for w in m.words if not w.is_empty])
+    if heads:
+        report.add("TEI: heads on an empty node left out of their mention not written", where, heads)
+    if moved:
+        report.add("TEI: zero subjects away from their verb read back right after it (the empty node and its "
+                   "mention there)", where, moved)
+        report.add("TEI: empty nodes of zero subjects away from their verb not read back where they were", where,
+                   moved)
+    comments = 0
+    for sentence in document.sentences:
+        own = Counter(c for c in sentence.comments if isinstance(c, str) and not c.startswith(FIELD_COMMENTS))
+        unit = ids.paragraph.get(sentence)
+        back = Counter([f"# newpar id = {unit}"] if unit is not None else [])
+        comments += sum((own - back).values()) + sum((back - own).values())
+    if comments:
+        report.add("TEI: comment lines not read back as written (TEI keeps paragraphs, as # newpar id)", where,
+                   comments)
+
+
+def _surface_text(sentence: Sentence) -> str:
+    """A sentence's text as the TEI reader gives it back: its words as the writer writes them (a multiword token's
+    glued), with their spacing, nothing around them."""
+    words = surface_words(sentence, Report())
+    return "".join(word.form + ("" if spacing is None or at == len(words) - 1 else gap_after(spacing, last=False))
+                   for at, (word, spacing) in enumerate(words))
