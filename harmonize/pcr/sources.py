@@ -101,14 +101,29 @@ def _wsc_question(txt1: str, pronoun: str, txt2: str, answers: list[str], correc
                           _clean(pronoun), source, doc_id=str(where))]
 
 
+# WSC273, the set most results on the WSC are reported on, is the collection's first 273 schemas (WSC285 adds 12).
+WSC273 = 273
+
+
 def read_wsc_xml(path: Path, problems: Problems, options: Options) -> list[Question]:
-    """E. Davis' ``WSCollection.xml`` (ISO-8859-1, fields padded with spaces and newlines): one per schema."""
+    """E. Davis' ``WSCollection.xml`` (ISO-8859-1, fields padded with spaces and newlines): one per schema, all 285
+    (WSC285), or the first 273 (WSC273) with ``subset=wsc273``."""
+    subset = options.get("subset", "wsc285")
+    if subset not in ("wsc285", "wsc273"):
+        raise FormatError(str(path), None, f"subset must be wsc285 or wsc273, not {subset!r}")
     try:
-        root = etree.parse(str(path)).getroot()
+        root = etree.parse(str(path), etree.XMLParser(resolve_entities=False, no_network=True)).getroot()
     except etree.XMLSyntaxError as error:
         raise FormatError(str(path), error.lineno, f"not XML: {error.msg}") from None
+    schemas = list(root.iter("schema"))
+    if subset == "wsc273":
+        if len(schemas) < WSC273:
+            raise FormatError(str(path), None, f"{len(schemas)} schemas, fewer than WSC273's {WSC273}")
+        problems.report.add("WSC285 schemas after WSC273's first 273 left out (-I subset=wsc273)", str(path),
+                            len(schemas) - WSC273)
+        schemas = schemas[:WSC273]
     questions = []
-    for schema in root.iter("schema"):
+    for schema in schemas:
         text = schema.find("text")
         answers = [answer.text or "" for answer in schema.iterfind("answers/answer")]
         if text is None or text.find("txt1") is None or text.find("pron") is None:
@@ -146,8 +161,10 @@ def _json_list(path: Path) -> list:
 
 
 def read_superglue_wsc(path: Path, problems: Problems, options: Options) -> list[Question]:
-    """SuperGLUE WSC: candidate/pronoun pairs (word indices into the whitespace tokens). Two pairs on one pronoun
-    of one text, one true and one false (test: unlabelled), make a question; the others are reported."""
+    """SuperGLUE WSC: candidate/pronoun pairs (word indices into the whitespace tokens), grouped by pronoun of one
+    text. A pronoun's one right candidate makes a question with each wrong one (as ``wsc-txt`` pairs a schema's
+    candidates), in the order the pairs come; unlabelled pairs (test) make a question where there are exactly two.
+    What cannot make a question (one candidate, no right one, a second right one) is reported."""
     groups: dict[tuple[str, int], list[tuple[int, dict]]] = {}
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
@@ -165,11 +182,23 @@ def read_superglue_wsc(path: Path, problems: Problems, options: Options) -> list
     for (text, pronoun_index), pairs in groups.items():
         labels = [record.get("label") for _, record in pairs]
         labelled = all(label is not None for label in labels)
-        if len(pairs) != 2 or (labelled and sorted(labels) != [False, True]):
-            reason = "pronoun with one candidate" if len(pairs) == 1 else \
-                f"pronoun with {len(pairs)} candidates" if len(pairs) > 2 else "two candidates, not one true one false"
-            problems.report.add(f"SuperGLUE WSC pairs without a binary question: {reason}", f"line {pairs[0][0]}",
-                                len(pairs))
+        if labelled:
+            right = [index for index, label in enumerate(labels) if label is True]
+            wrong = [index for index, label in enumerate(labels) if label is False]
+            if not right or not wrong:
+                reason = "pronoun with one candidate" if len(pairs) == 1 else "no right and wrong candidate"
+                problems.report.add(f"SuperGLUE WSC pairs without a binary question: {reason}",
+                                    f"line {pairs[0][0]}", len(pairs))
+                continue
+            if len(right) > 1:
+                problems.report.add("SuperGLUE WSC: another span of the right candidate not used (the first is)",
+                                    f"line {pairs[right[1]][0]}", len(right) - 1)
+            chosen = [sorted((right[0], other)) for other in wrong]
+        elif len(pairs) == 2:
+            chosen = [[0, 1]]
+        else:
+            problems.report.add("SuperGLUE WSC pairs without a binary question: unlabelled, not two candidates",
+                                f"line {pairs[0][0]}", len(pairs))
             continue
         tokens = text.split(" ")
         pronoun = pairs[0][1]["target"]["span2_text"]
@@ -179,10 +208,12 @@ def read_superglue_wsc(path: Path, problems: Problems, options: Options) -> list
         start = sum(len(token) + 1 for token in tokens[:pronoun_index])
         start += tokens[pronoun_index].lower().find(pronoun.split()[0].lower())
         sentence = _blank(text, start, start + len(pronoun))
-        options_ = [record["target"]["span1_text"] for _, record in pairs]
-        answer = (labels.index(True) + 1) if labelled else None
-        questions.append(make_question(sentence, options_[0], options_[1], answer, pronoun, "WSC",
-                                       doc_id=str(pairs[0][1].get("idx", ""))))
+        for first, second in chosen:
+            one, two = pairs[first][1], pairs[second][1]
+            answer = (1 if one["label"] else 2) if labelled else None
+            doc_id = str(one.get("idx", "")) if len(chosen) == 1 else f"{one.get('idx', '')}+{two.get('idx', '')}"
+            questions.append(make_question(sentence, one["target"]["span1_text"], two["target"]["span1_text"],
+                                           answer, pronoun, "WSC", doc_id=doc_id))
     return questions
 
 
@@ -401,7 +432,7 @@ class Source:
 
 SOURCES = {source.name: source for source in (
     Source("winogrande", read_winogrande, "WinoGrande JSONL (-I labels=PATH, default <name>-labels.lst)"),
-    Source("wsc-xml", read_wsc_xml, "E. Davis' WSCollection.xml (WSC285)"),
+    Source("wsc-xml", read_wsc_xml, "E. Davis' WSCollection.xml (WSC285; -I subset=wsc273 for the first 273)"),
     Source("winowhy", read_winowhy, "WinoWhy JSON (WSC273 with reasons)"),
     Source("superglue-wsc", read_superglue_wsc, "SuperGLUE WSC JSONL (pairs grouped into questions)"),
     Source("knowref", read_knowref, "KnowRef JSON (label: correct_candidate)"),
