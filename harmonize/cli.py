@@ -608,6 +608,9 @@ def pcr_generate(
     data_source: Annotated[str | None, typer.Option("--source", help="data_source of the questions.")] = None,
     masked: Annotated[bool, typer.Option(help="Also ask from documents whose text is masked (GUM's Reddit: "
                                               "'____ __'); left out and counted by default.")] = False,
+    balance: Annotated[bool, typer.Option(help="Take the distractor before or after the right option in the text "
+                                               "by a seeded coin, so that text order does not tell the answer "
+                                               "(--no-balance: the nearest before the pronoun).")] = True,
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
     input_option: Annotated[list[str] | None, typer.Option("-I", "--input-option", help="Reader option KEY=VALUE.")]
     = None,
@@ -625,7 +628,7 @@ def pcr_generate(
             raise HarmonizeError(f"--split {split!r}: three whole numbers, e.g. 8:1:1")
     report = Report()
     questions = generate_questions(inputs, source, lenient, report, _key_values(input_option), seed, window,
-                                   data_source, masked)
+                                   data_source, masked, balance)
     _say_report(report)
     if split:
         counts = write_split(questions, output, shares, seed)

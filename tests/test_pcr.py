@@ -73,7 +73,9 @@ def test_sets_with_their_own_quirks_are_reported() -> None:
         record = json.loads(line)
         groups.setdefault((record["text"], record["target"]["span2_index"]), []).append(record["label"])
     wanted = sum(labels.count(False) for labels in groups.values() if True in labels and False in labels)
-    assert len(pairs) == wanted == 48 and sum(q.answer == 1 for q in pairs) not in (0, len(pairs))
+    # Two wrong candidates of one text ("Dick" twice) make the same question: one is removed, and counted.
+    assert len(pairs) + report.counts["duplicate question removed"] == wanted == 48
+    assert sum(q.answer == 1 for q in pairs) not in (0, len(pairs))
     used = sum(len(labels) for labels in groups.values() if True in labels and False in labels)
     reported = sum(n for reason, n in report.counts.items() if reason.startswith("SuperGLUE WSC pairs without"))
     assert used + reported == 104
@@ -375,10 +377,20 @@ def test_what_the_generator_chose_is_counted() -> None:
     are counted: the first equals what the questions' own offsets say."""
     from harmonize.pcr.generate import CHOSE_RIGHT_FIRST, CHOSE_WRONG_AFTER
 
+    path = shared("gum", "v11.1.0", "dep", "GUM_interview_cyclone.conllu")
     report = Report()
-    questions = generate_questions([shared("gum", "v11.1.0", "dep", "GUM_interview_cyclone.conllu")], "corefud",
-                                   report=report)
+    questions = generate_questions([path], "corefud", report=report, balance=False)
     right_first = sum(q.offsets[f"option{q.answer}"][0] < q.offsets[f"option{3 - q.answer}"][0] for q in questions)
     assert not any("duplicate" in reason for reason in report.counts)  # so every counted question is kept
     assert report.counts[CHOSE_RIGHT_FIRST] == right_first == 13 and len(questions) == 15
     assert report.counts[CHOSE_WRONG_AFTER] == 1
+    # Balanced (the default): where a distractor lies on either side of the right option, the side the document
+    # has fewer of; the questions and their right options stay, only distractors move.
+    balanced_report = Report()
+    balanced = generate_questions([path], "corefud", report=balanced_report)
+    first = sum(q.offsets[f"option{q.answer}"][0] < q.offsets[f"option{3 - q.answer}"][0] for q in balanced)
+    assert balanced_report.counts[CHOSE_RIGHT_FIRST] == first < right_first
+    def right(q) -> tuple[str, str]:
+        return q.sentence, q.option1 if q.answer == 1 else q.option2
+
+    assert [right(q) for q in balanced] == [right(q) for q in questions]

@@ -34,9 +34,11 @@ _SOURCE_NAMES = {"conll2012": "CoNLL", "gum": "GUM"}
 
 def generate_questions(inputs: list[str | Path], format: str = "corefud", lenient: bool = False,
                        report: Report | None = None, read_options: dict[str, str] | None = None, seed: int = 0,
-                       window: int = 2, source: str | None = None, masked: bool = False) -> list[Question]:
+                       window: int = 2, source: str | None = None, masked: bool = False,
+                       balance: bool = True) -> list[Question]:
     """Questions from coreference corpora (files or folders in ``format``), see `harmonize.pcr.generate`;
-    documents whose text is masked are left out and counted unless ``masked``."""
+    documents whose text is masked are left out and counted unless ``masked``; ``balance``: the distractor before
+    or after the right option in the text by a seeded coin."""
     from harmonize.conversion import input_files, read_corpora
     from harmonize.converters import get_format
     from harmonize.pcr.generate import Settings, generate
@@ -44,7 +46,7 @@ def generate_questions(inputs: list[str | Path], format: str = "corefud", lenien
     report = report if report is not None else Report()
     reader = get_format(format, "read")
     checked = reader.read_options([f"{key}={value}" for key, value in (read_options or {}).items()])
-    settings = Settings(source or _SOURCE_NAMES.get(format, format), seed, window, masked)
+    settings = Settings(source or _SOURCE_NAMES.get(format, format), seed, window, masked, balance)
     questions: list[Question] = []
     for path in input_files([Path(p) for p in inputs], reader):
         for corpus in read_corpora(path, reader, lenient, report, checked):  # a large file a piece at a time

@@ -7,7 +7,10 @@ else `PRONOUNS`) whose entity has a nominal mention (headed by a noun or proper 
 pronoun's sentence and ``window - 1`` sentences before it) becomes a question: the pronoun replaced by ``_``, the
 nearest nominal mention of its entity before it as the right option, a nominal mention of another entity in the
 segment (before the pronoun first, nearest first, with a different text) as the wrong one, option order by a
-coin seeded per question. Every pronoun without a question is counted with its reason.
+coin seeded per question. With ``balance`` (the default), where the window has distractors both before and after
+the right option in the text, the nearest on the side the document's questions so far have fewer of is taken:
+otherwise the right option, the nearest antecedent, comes first in the text in most questions, which a solver
+guessing by position exploits. Every pronoun without a question is counted with its reason.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ class Settings:
     seed: int = 0
     window: int = 2  # sentences: the pronoun's and the one before
     masked: bool = False  # also ask from documents whose text is masked (their options chosen by tags)
+    balance: bool = True  # the distractor before or after the right option as the document needs (see _question)
 
 
 def _head(mention: Mention) -> Node | None:
@@ -143,6 +147,7 @@ def questions_of_document(document: Document, settings: Settings, report: Report
             candidates.append(mention)
         else:
             report.add(NOT_AN_OPTION.format(reason), f"{document.id} {mention.sentence.id}: {mention.text}")
+    order = [0, 0] if settings.balance else None
     for entity in document.entities:
         for pronoun_mention in entity.mentions:
             pronoun = _pronoun_mention(pronoun_mention, language)
@@ -152,15 +157,17 @@ def questions_of_document(document: Document, settings: Settings, report: Report
                     "i", "me", "my", "we", "us", "our", "you", "your"):
                 report.add(NOT_THIRD_PERSON, f"{document.id} {pronoun_mention.sentence.id}: {pronoun.form}")
                 continue
-            question = _question(document, pronoun_mention, pronoun, candidates, settings, report)
+            question = _question(document, pronoun_mention, pronoun, candidates, settings, report, order)
             if question is not None:
                 questions.append(question)
     return questions
 
 
 def _question(document: Document, pronoun_mention: Mention, pronoun: Node, candidates: list[Mention],
-              settings: Settings, report: Report) -> Question | None:
-    """The question of one pronoun; ``candidates``: the document's mentions that can be options, in order."""
+              settings: Settings, report: Report, order: list[int] | None = None) -> Question | None:
+    """The question of one pronoun; ``candidates``: the document's mentions that can be options, in order;
+    ``order``: with ``settings.balance``, the document's questions so far with the right option first in the
+    text and with the wrong one first (updated)."""
     where = f"{document.id} {pronoun_mention.sentence.id}: {pronoun.form}"
     last = pronoun_mention.sentence.index
     first = max(0, last - settings.window + 1)
@@ -190,6 +197,15 @@ def _question(document: Document, pronoun_mention: Mention, pronoun: Node, candi
     if not others:
         report.add(NO_DISTRACTOR, where)
         return None
+    coin = random.Random(f"{settings.seed}:{document.id}:{last}:{pronoun.position}")
+    if order is not None:
+        # The nearest distractor on the side of the right option (before it in the text, or after) that the
+        # document's questions so far have fewer of, where the window has one there (a tie: a coin).
+        sides = [any(m.words[0].order < right.words[0].order for m in others),
+                 any(m.words[0].order >= right.words[0].order for m in others)]
+        if all(sides):
+            wrong_first = order[0] > order[1] or (order[0] == order[1] and coin.random() < 0.5)
+            others.sort(key=lambda m: (m.words[0].order < right.words[0].order) is not wrong_first)
     wrong_text, wrong_span = _option_text(others[0], text, spans)
     start, end = spans[id(pronoun)]
     sentence = f"{text[:start]}_{text[end:]}"
@@ -197,7 +213,6 @@ def _question(document: Document, pronoun_mention: Mention, pronoun: Node, candi
     def shifted(span: list[int]) -> list[int]:
         return [p - (end - start - 1) if p >= end else p for p in span]
 
-    coin = random.Random(f"{settings.seed}:{document.id}:{last}:{pronoun.position}")
     options = [(right_text, shifted(right_span), right), (wrong_text, shifted(wrong_span), others[0])]
     if coin.random() < 0.5:
         options.reverse()
@@ -207,6 +222,8 @@ def _question(document: Document, pronoun_mention: Mention, pronoun: Node, candi
                         offsets={"pronoun": [start, start + 1], "option1": options[0][1], "option2": options[1][1]})
     if right_span[0] < wrong_span[0]:
         report.add(CHOSE_RIGHT_FIRST, where)
+    if order is not None:
+        order[0 if right_span[0] < wrong_span[0] else 1] += 1
     if not before(others[0]):
         report.add(CHOSE_WRONG_AFTER, where)
     if f" {right_text.lower()} " in f" {wrong_text.lower()} ":
