@@ -394,3 +394,16 @@ def test_what_the_generator_chose_is_counted() -> None:
         return q.sentence, q.option1 if q.answer == 1 else q.option2
 
     assert [right(q) for q in balanced] == [right(q) for q in questions]
+
+
+def test_a_gum_document_read_as_corefud_is_gum_by_its_id() -> None:
+    """GUM's dep files read as plain CorefUD (no --from gum, no --source) give GUM's data_source and its genres'
+    register: a vlog is casual, an academic paper formal; --source still decides where given."""
+    dep = shared("gum", "v11.1.0", "dep")
+    vlog = generate_questions([dep / "GUM_vlog_studying.conllu"], "corefud")
+    academic = generate_questions([dep / "GUM_academic_exposure.conllu"], "corefud")
+    assert {q.data_source for q in vlog + academic} == {"GUM"}
+    assert all(q.is_casual and not q.is_formal for q in vlog)
+    assert all(q.is_formal and not q.is_casual for q in academic)
+    given = generate_questions([dep / "GUM_vlog_studying.conllu"], "corefud", source="mine")
+    assert {q.data_source for q in given} == {"mine"}

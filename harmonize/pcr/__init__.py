@@ -46,7 +46,9 @@ def generate_questions(inputs: list[str | Path], format: str = "corefud", lenien
     report = report if report is not None else Report()
     reader = get_format(format, "read")
     checked = reader.read_options([f"{key}={value}" for key, value in (read_options or {}).items()])
-    settings = Settings(source or _SOURCE_NAMES.get(format, format), seed, window, masked, balance)
+    # Without a source given, each document's id may say its corpus (a GUM release read as CorefUD): see
+    # harmonize.pcr.generate.corpus_source; else the format's PCR4ALL name, else the format.
+    settings = Settings(source, seed, window, masked, balance, _SOURCE_NAMES.get(format, format))
     questions: list[Question] = []
     for path in input_files([Path(p) for p in inputs], reader):
         for corpus in read_corpora(path, reader, lenient, report, checked):  # a large file a piece at a time

@@ -54,13 +54,25 @@ CHOSE_WRONG_CONTAINS = "question chosen: the wrong option's words contain the ri
 MASKED = "document without questions: its text is masked or empty (GUM's Reddit documents ship as '____ __')"
 
 
+# PCR4ALL's data_source names of the corpora it used, told from a document's id where the user gives none: a GUM
+# document read as plain CorefUD (GUM_*, GENTLE_* ids), an OntoNotes document (genre/source/... ids).
+_CORPUS_IDS = (("GUM", ("GUM_", "GENTLE_")), ("CoNLL", ("bc/", "bn/", "mz/", "nw/", "pt/", "tc/", "wb/")))
+
+
+def corpus_source(document: Document) -> str | None:
+    """The data_source a document's id says it comes from (GUM, CoNLL), None where it says nothing."""
+    identifier = str(document.id or "")
+    return next((name for name, prefixes in _CORPUS_IDS if identifier.startswith(prefixes)), None)
+
+
 @dataclass(frozen=True)
 class Settings:
-    source: str
+    source: str | None  # the data_source given; None: told per document (corpus_source), else fallback_source
     seed: int = 0
     window: int = 2  # sentences: the pronoun's and the one before
     masked: bool = False  # also ask from documents whose text is masked (their options chosen by tags)
     balance: bool = True  # the distractor before or after the right option as the document needs (see _question)
+    fallback_source: str = "corpus"  # the data_source where neither the user nor the document says one
 
 
 def _head(mention: Mention) -> Node | None:
@@ -217,7 +229,8 @@ def _question(document: Document, pronoun_mention: Mention, pronoun: Node, candi
     if coin.random() < 0.5:
         options.reverse()
     answer = 1 if options[0][2] is right else 2
-    question = Question(sentence, options[0][0], options[1][0], answer, pronoun.form, settings.source,
+    question = Question(sentence, options[0][0], options[1][0], answer, pronoun.form,
+                        settings.source or corpus_source(document) or settings.fallback_source,
                         doc_id=str(document.id), sentence_ids=[str(s.id) for s in sentences],
                         offsets={"pronoun": [start, start + 1], "option1": options[0][1], "option2": options[1][1]})
     if right_span[0] < wrong_span[0]:
