@@ -644,8 +644,13 @@ def pcr_generate(
 def pcr_convert(
     input_file: Annotated[Path, typer.Argument(help="A WSC-style set file.", show_default=False)],
     source: Annotated[str, typer.Option("--from", help="The set's format (`harmonize pcr sets`).")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="OUT.jsonl")] = Path("questions.jsonl"),
-    target: Annotated[str, typer.Option("--to", help="pcr4all or winogrande.")] = "pcr4all",
+    output: Annotated[Path, typer.Option("-o", "--output", help="OUT.jsonl (OUT.json with --to pcr4all)")] = Path(
+        "questions.jsonl"),
+    target: Annotated[str, typer.Option("--to", help="jsonl (a question per line, PCR4ALL's keys and ours), "
+                                                     "winogrande, or pcr4all (PCR4ALL's one file: train_data, "
+                                                     "dev_data, test_data, gender_test; a question without a "
+                                                     "part in test_data, gender-bias sets in gender_test).")
+                      ] = "jsonl",
     lenient: Annotated[bool, typer.Option(help="Skip broken records and report them instead of stopping.")] = False,
     input_option: Annotated[list[str] | None, typer.Option("-I", "--input-option", help="Reader option KEY=VALUE.")]
     = None,

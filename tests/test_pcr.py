@@ -407,3 +407,33 @@ def test_a_gum_document_read_as_corefud_is_gum_by_its_id() -> None:
     assert all(q.is_formal and not q.is_casual for q in academic)
     given = generate_questions([dep / "GUM_vlog_studying.conllu"], "corefud", source="mine")
     assert {q.data_source for q in given} == {"mine"}
+
+
+def test_pcr4alls_own_file_is_read_and_written_with_its_parts(tmp_path: Path) -> None:
+    """PCR4ALL's file (one JSON object: train_data, dev_data, test_data, gender_test) written from a seeded 2:1:1
+    split and read back (--from pcr4all) gives every question in its part, perspectives as written; a set without
+    parts goes to test_data, a gender-bias set to gender_test."""
+    from harmonize.pcr import write_split
+    from harmonize.pcr.questions import write_questions
+
+    dep = shared("gum", "v11.1.0", "dep")
+    questions = generate_questions(sorted(dep.glob("GUM_*.conllu"))[:12], "corefud")
+    counts = write_split(questions, tmp_path / "split", (2, 1, 1), seed=3, to="pcr4all")
+    data = json.loads((tmp_path / "split" / "pcr4all.json").read_text(encoding="utf-8"))
+    assert {k: len(v) for k, v in data.items()} == {"train_data": counts["train"], "dev_data": counts["dev"],
+                                                  "test_data": counts["test"], "gender_test": 0}
+    back = read_set(tmp_path / "split" / "pcr4all.json", "pcr4all")
+
+    def records(items: list) -> list[str]:
+        return sorted(json.dumps(q.to_json(), sort_keys=True) for q in items)  # the part is in to_json
+
+    assert records(back) == records(questions) and {q.part for q in back} == {"train", "dev", "test"}
+    winogender = read_set(shared("pcr", "winogender", "templates.tsv"), "winogender")
+    for question in questions[:5]:
+        question.part = ""
+    write_questions(winogender + questions[:5], tmp_path / "mixed.json", "pcr4all")
+    mixed = json.loads((tmp_path / "mixed.json").read_text(encoding="utf-8"))
+    assert len(mixed["gender_test"]) == 720 and len(mixed["test_data"]) == 5 and not mixed["train_data"]
+    (tmp_path / "list.json").write_text("[]", encoding="utf-8")
+    with pytest.raises(FormatError, match="not PCR4ALL's file"):
+        read_set(tmp_path / "list.json", "pcr4all")

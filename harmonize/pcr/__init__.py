@@ -25,6 +25,8 @@ def read_set(path: str | Path, source: str, lenient: bool = False, report: Repor
     if not path.is_file():
         raise FormatError(str(path), None, "no such file")
     questions = SOURCES[source].read(path, Problems(str(path), lenient, report), options or {})
+    if source == "pcr4all":
+        return questions  # the file's own perspectives and parts, as published (a question may be in two parts)
     return deduplicate((perspectives_from_text(q) for q in questions), report)
 
 
@@ -58,8 +60,9 @@ def generate_questions(inputs: list[str | Path], format: str = "corefud", lenien
 
 
 def write_split(questions: list[Question], folder: str | Path, shares: tuple[int, ...] = (8, 1, 1),
-                seed: int = 0, to: str = "pcr4all") -> dict[str, int]:
-    """``train.jsonl``, ``dev.jsonl``, ``test.jsonl`` in ``folder``, every document whole in one part."""
+                seed: int = 0, to: str = "jsonl") -> dict[str, int]:
+    """``train.jsonl``, ``dev.jsonl``, ``test.jsonl`` in ``folder``, every document whole in one part (``to``:
+    "pcr4all" writes PCR4ALL's one file instead, ``folder/pcr4all.json``, each question's part set)."""
     from harmonize.pcr.generate import split_by_document
 
     if len(shares) != 3 or any(share < 0 for share in shares) or not sum(shares):
@@ -67,5 +70,11 @@ def write_split(questions: list[Question], folder: str | Path, shares: tuple[int
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     parts = split_by_document(questions, shares, seed)
-    return {name: write_questions(part, folder / f"{name}.jsonl", to)
-            for name, part in zip(("train", "dev", "test"), parts, strict=True)}
+    names = ("train", "dev", "test")
+    if to == "pcr4all":
+        for name, part in zip(names, parts, strict=True):
+            for question in part:
+                question.part = name
+        write_questions([q for part in parts for q in part], folder / "pcr4all.json", to)
+        return {name: len(part) for name, part in zip(names, parts, strict=True)}
+    return {name: write_questions(part, folder / f"{name}.jsonl", to) for name, part in zip(names, parts, strict=True)}

@@ -41,6 +41,7 @@ class Question:
     offsets: Offsets = field(default_factory=dict)
     group: str = ""  # questions that differ only in the pronoun's gender share one (WinoGender)
     variant: str = ""  # male / female / neutral
+    part: str = ""  # train, dev, test or gender_test: the part of a split (PCR4ALL's file) it belongs to
 
     @property
     def key(self) -> tuple[str | None, ...]:
@@ -59,7 +60,7 @@ class Question:
             "answer": self.answer, "data_source": self.data_source,
             **{name: getattr(self, name) for name in PERSPECTIVES},
         }
-        for name in ("doc_id", "sentence_ids", "offsets", "group", "variant"):
+        for name in ("doc_id", "sentence_ids", "offsets", "group", "variant", "part"):
             if getattr(self, name):
                 record[name] = getattr(self, name)
         return record
@@ -103,6 +104,7 @@ def _question(record: Any, where: str) -> Question:
     question.sentence_ids = list(record.get("sentence_ids", []))
     question.offsets = dict(record.get("offsets", {}))
     question.group, question.variant = str(record.get("group", "")), str(record.get("variant", ""))
+    question.part = str(record.get("part", ""))
     return question
 
 
@@ -121,19 +123,71 @@ def read_questions(path: str | Path, lenient: bool = False, report: Report | Non
     return questions
 
 
-def iter_lines(questions: Iterable[Question], to: str = "pcr4all") -> Iterator[str]:
+# How questions are written: one JSON object per line with PCR4ALL's keys and ours ("jsonl"), WinoGrande's keys
+# ("winogrande"), or PCR4ALL's own file: one JSON object of four lists, a list per part ("pcr4all").
+QUESTION_FORMATS = ("jsonl", "winogrande", "pcr4all")
+# The parts of PCR4ALL's file, by our part names.
+PCR4ALL_PARTS = {"train": "train_data", "dev": "dev_data", "test": "test_data", "gender_test": "gender_test"}
+
+
+def iter_lines(questions: Iterable[Question], to: str = "jsonl") -> Iterator[str]:
     for number, question in enumerate(questions, 1):
         record = question.to_winogrande(number) if to == "winogrande" else question.to_json()
         yield json.dumps(record, ensure_ascii=False)
 
 
-def write_questions(questions: Iterable[Question], path: str | Path, to: str = "pcr4all") -> int:
-    """One JSON object per line; ``to="winogrande"`` writes WinoGrande's keys only. Returns how many."""
-    if to not in ("pcr4all", "winogrande"):
-        raise FormatError(str(path), None, f"unknown question format {to!r} (pcr4all, winogrande)")
+def pcr4all_part(question: Question) -> str:
+    """The part of PCR4ALL's file a question goes into: its own, else gender_test for the gender-bias sets (as the
+    paper keeps them apart), else test."""
+    return question.part or ("gender_test" if question.is_gender_bias else "test")
+
+
+def write_questions(questions: Iterable[Question], path: str | Path, to: str = "jsonl") -> int:
+    """The questions in one of `QUESTION_FORMATS`; returns how many."""
+    if to not in QUESTION_FORMATS:
+        raise FormatError(str(path), None, f"unknown question format {to!r} ({', '.join(QUESTION_FORMATS)})")
+    if to == "pcr4all":
+        parts: dict[str, list[dict[str, Any]]] = {key: [] for key in PCR4ALL_PARTS.values()}
+        count = 0
+        for question in questions:
+            record = question.to_json()
+            record.pop("part", None)  # the list it is in says it
+            parts[PCR4ALL_PARTS[pcr4all_part(question)]].append(record)
+            count += 1
+        atomic_write_text(Path(path), json.dumps(parts, ensure_ascii=False) + "\n")
+        return count
     lines = list(iter_lines(questions, to))
     atomic_write_text(Path(path), "".join(f"{line}\n" for line in lines))
     return len(lines)
+
+
+def read_pcr4all_file(path: Path, problems: Problems) -> list[Question]:
+    """PCR4ALL's file: one JSON object whose ``train_data``, ``dev_data``, ``test_data`` and ``gender_test`` are
+    lists of questions; each question keeps its part (``Question.part``)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as error:
+        raise FormatError(str(path), getattr(error, "lineno", None), f"not JSON: {error}") from None
+    if not isinstance(data, dict) or not set(data) & set(PCR4ALL_PARTS.values()):
+        raise FormatError(str(path), None, f"not PCR4ALL's file: an object of {', '.join(PCR4ALL_PARTS.values())}")
+    unknown = sorted(set(data) - set(PCR4ALL_PARTS.values()))
+    if unknown:
+        problems.report.add("PCR4ALL file: keys that are no part left out", str(path), len(unknown))
+    questions = []
+    for part, key in PCR4ALL_PARTS.items():
+        records = data.get(key, [])
+        if not isinstance(records, list):
+            problems(None, f"{key} is not a list")
+            continue
+        for number, record in enumerate(records, 1):
+            try:
+                question = _question(record, f"{key} {number}")
+            except (ValueError, TypeError) as error:
+                problems(None, f"not a question: {error}", f"{key} record {number}")
+                continue
+            question.part = part
+            questions.append(question)
+    return questions
 
 
 def deduplicate(questions: Iterable[Question], report: Report) -> list[Question]:

@@ -19,7 +19,7 @@ from pathlib import Path
 from lxml import etree
 
 from harmonize.errors import FormatError, Problems
-from harmonize.pcr.questions import Question, blank_offset
+from harmonize.pcr.questions import Question, blank_offset, read_pcr4all_file
 
 Options = dict[str, str]
 
@@ -431,6 +431,8 @@ class Source:
 
 
 SOURCES = {source.name: source for source in (
+    Source("pcr4all", lambda path, problems, options: read_pcr4all_file(path, problems),
+           "PCR4ALL's file: {train_data, dev_data, test_data, gender_test} (parts and perspectives kept)"),
     Source("winogrande", read_winogrande, "WinoGrande JSONL (-I labels=PATH, default <name>-labels.lst)"),
     Source("wsc-xml", read_wsc_xml, "E. Davis' WSCollection.xml (WSC285; -I subset=wsc273 for the first 273)"),
     Source("winowhy", read_winowhy, "WinoWhy JSON (WSC273 with reasons)"),
