@@ -50,7 +50,8 @@ NOT_AN_OPTION = "mention never an option: {}"
 # option met first in the text exploits the first).
 CHOSE_RIGHT_FIRST = "question chosen: the right option comes first in the text"
 CHOSE_WRONG_AFTER = "question chosen: the wrong option follows the pronoun (none of another entity before it)"
-CHOSE_WRONG_CONTAINS = "question chosen: the wrong option's words contain the right one's"
+CHOSE_WRONG_CONTAINS = "question chosen: the wrong option's words contain the right one's (no other distractor)"
+CHOSE_PREDICATE = "question chosen: the right option is a predicate nominal (no other mention of its entity before)"
 MASKED = "document without questions: its text is masked or empty (GUM's Reddit documents ship as '____ __')"
 
 
@@ -197,14 +198,22 @@ def _question(document: Document, pronoun_mention: Mention, pronoun: Node, candi
     if not antecedents:
         report.add(CATAPHORA, where)
         return None
-    right = antecedents[-1]
+    # The nearest antecedent that is no predicate nominal ("an Iraqi-British architect" after "Dame Zaha Hadid
+    # was"): a predicate says what the entity is, and a question about it reads as one about the predicate.
+    referring = [m for m in antecedents if not is_predicate_nominal(m)]
+    right = referring[-1] if referring else antecedents[-1]
+    if not referring:
+        report.add(CHOSE_PREDICATE, where)
     sentences = document.sentences[first : last + 1]
     text, spans = _segment_text(sentences)
     right_text, right_span = _option_text(right, text, spans)
     others = [m for m in in_window if m.entity is not pronoun_mention.entity
               and _option_text(m, text, spans)[0].lower() != right_text.lower()
               and not _overlaps(m, pronoun_mention) and not _overlaps(m, right)]
-    others.sort(key=lambda m: (not before(m), abs(m.sentence.index - last) * 1000 + abs(m.words[0].position
+    # Nearest before the pronoun first; a distractor whose words hold the right option's ("the storm's damage"
+    # beside "the storm") only where there is no other.
+    others.sort(key=lambda m: (f" {right_text.lower()} " in f" {_option_text(m, text, spans)[0].lower()} ",
+                               not before(m), abs(m.sentence.index - last) * 1000 + abs(m.words[0].position
                                                                                          - pronoun.position)))
     if not others:
         report.add(NO_DISTRACTOR, where)
@@ -252,6 +261,16 @@ def _overlaps(a: Mention, b: Mention) -> bool:
 def _agreement_of_node(node: Node) -> Agreement:
     feats = node.feats_dict()
     return from_feats(feats) if feats else from_text(node.form)
+
+
+def is_predicate_nominal(mention: Mention) -> bool:
+    """A predicate nominal: linked as one (GUM's ``pred``) or headed by a word with a copula ("was [an
+    architect]")."""
+    if mention.link == "pred":
+        return True
+    head = _head(mention)
+    sentence = mention.sentence
+    return head is not None and any(node.deprel == "cop" and node.head == head.id for node in sentence.words)
 
 
 def _agreement(mention: Mention) -> Agreement:
