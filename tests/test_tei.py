@@ -408,3 +408,14 @@ def test_cli_bad_input_is_one_line(tmp_path: Path) -> None:
                                    "does not exist: coreference_1 -> ann_mentions.xml#mention_77")
     done = run("convert", str(folder), "--from", "tei", "--lenient", "-o", str(tmp_path / "out"))
     assert done.returncode == 0 and "1 x pointer to a mention that does not exist" in done.stderr
+
+
+def test_field_values_with_escapes_tei_does_not_keep_are_counted(tmp_path: Path) -> None:
+    """GUM writes a comma in an identity as %2C ("Austin%2C_Texas"); TEI writes the free text and reads it back in
+    CorefUD's escaping, which leaves a comma as it is: counted, so that the accounting holds."""
+    from tests.test_accounting import assert_accounted, write_and_read_back
+
+    source = shared("gum", "v11.1.0", "dep", "GUM_reddit_bobby.conllu")
+    back, report = write_and_read_back(harmonize.read(source, report=Report()), "tei", tmp_path)
+    assert report.counts["TEI: entity fields whose escaping reads back otherwise"] >= 1
+    assert_accounted(harmonize.read(source, report=Report()).documents, back, report)

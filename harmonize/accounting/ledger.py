@@ -115,6 +115,8 @@ _LEDGER: list[tuple[str, tuple[str, ...]]] = [
     (r"TEI: zero subjects away from their verb read back", ("empty node", "mention dropped", "mention added")),
     (r"TEI: empty nodes of zero subjects away from their verb", ("empty node",)),
     (r"TEI: heads on an empty node left out of their mention", ("mention head",)),
+    (r"TEI: mention fields whose escaping reads back otherwise", ("mention field",)),
+    (r"TEI: entity fields whose escaping reads back otherwise", ("entity field",)),
     (r"empty node left out of a mention with words", ("mention span",)),
     (r"bridge not written \(TEI holds near-identity only\)", ("bridge dropped",)),
     (r"near-identity link between unwritten mentions not written", ("bridge dropped",)),

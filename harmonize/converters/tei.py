@@ -1098,6 +1098,15 @@ def _report_unwritten(document: Document, ids: _Ids, report: Report) -> None:
     for column, count in counts.items():
         report.add(f"TEI: {column} read back from the NKJP tag, not as written" if column in ("XPOS", "UPOS", "FEATS")
                    else f"{column} not written (TEI has no place for them)", where, count)
+    # Field values are written as free text and read back in CorefUD's escaping: other escapes change.
+    def respelled(attrs: dict[str, str]) -> int:
+        return sum(1 for value in attrs.values() if escape_value(unescape_value(value)) != value)
+
+    mention_fields = sum(respelled({k: v for k, v in m.attrs.items() if k != "synh"}) for m in ids.mention)
+    entity_fields = sum(respelled(e.attrs) for e in numbers)
+    for owner, count in (("mention", mention_fields), ("entity", entity_fields)):
+        if count:
+            report.add(f"TEI: {owner} fields whose escaping reads back otherwise", where, count)
     heads = sum(1 for m in ids.mention if m.head is not None and not all(w.is_empty for w in m.words)
                 and m.head not in [w for w in m.words if not w.is_empty])
     if heads:
