@@ -34,7 +34,8 @@ from tests.conftest import shared
     ("wsc/winowhy.json", "winowhy", {}, 273),
     ("gap/gap-development.tsv", "gap", {}, 1799),
     ("gap/gap-development.tsv", "gap", {"gap_neither": "keep"}, 2000),
-    ("winogender/templates.tsv", "winogender", {}, 720),
+    ("winogender/templates.tsv", "winogender", {}, 480),  # he / she: PCR4ALL's gender test
+    ("winogender/templates.tsv", "winogender", {"neutral": "keep"}, 720),
     ("kocijan_wsc_txt/wsc273.txt", "wsc-txt", {}, 273),
     ("kocijan_wsc_txt/PDP.txt", "wsc-txt", {}, 80),  # 60 items, 15 with 3-5 candidates
 ])
@@ -434,7 +435,7 @@ def test_pcr4alls_own_file_is_read_and_written_with_its_parts(tmp_path: Path) ->
         question.part = ""
     write_questions(winogender + questions[:5], tmp_path / "mixed.json", "pcr4all")
     mixed = json.loads((tmp_path / "mixed.json").read_text(encoding="utf-8"))
-    assert len(mixed["gender_test"]) == 720 and len(mixed["test_data"]) == 5 and not mixed["train_data"]
+    assert len(mixed["gender_test"]) == 480 and len(mixed["test_data"]) == 5 and not mixed["train_data"]
     (tmp_path / "list.json").write_text("[]", encoding="utf-8")
     with pytest.raises(FormatError, match="not PCR4ALL's file"):
         read_set(tmp_path / "list.json", "pcr4all")
@@ -464,3 +465,14 @@ def test_the_right_option_is_no_predicate_nominal_where_the_entity_has_another(t
                     + lines("s2", second), encoding="utf-8")
     questions = generate_questions([path], "corefud")
     assert len(questions) == 1 and questions[0].answer_text == "Zaha Hadid"
+
+
+def test_every_question_is_in_exactly_one_group_of_each_perspective() -> None:
+    """Linguistic or knowledge, formal or casual, never both or neither: on generated GUM questions and on every
+    shared set the suite reads."""
+    questions = generate_questions(sorted(shared("gum", "v11.1.0", "dep").glob("GUM_*.conllu"))[:20], "corefud")
+    for path, source in (("wsc/WSCollection.xml", "wsc-xml"), ("winogender/templates.tsv", "winogender"),
+                         ("kocijan_wsc_txt/wsc273.txt", "wsc-txt"), ("winogrande_1.1/train_xs.jsonl", "winogrande")):
+        questions += read_set(shared("pcr", *path.split("/")), source)
+    assert all(q.is_linguistic != q.is_knowledge and q.is_formal != q.is_casual for q in questions)
+    assert {q.is_linguistic for q in questions} == {True, False} and {q.is_casual for q in questions} == {True, False}

@@ -1,6 +1,7 @@
 """PCR4ALL's perspectives on a question (section 3.3): agreement between the pronoun and each candidate
-(linguistic: exactly one agrees; knowledge: both do), and the per-source flags of ``sources.tsv`` (formal,
-casual, medical, gender bias).
+(linguistic: exactly one agrees, so that agreement alone answers it; knowledge: every other question, since
+something beyond agreement must), and the per-source flags of ``sources.tsv`` (casual, else formal; medical;
+gender bias): every question is in exactly one of linguistic/knowledge and one of formal/casual.
 
 Agreement reads gender, number and person from FEATS where a corpus has them (`from_feats`), else from the
 English lexicon below (`from_text`): pronouns by form; candidates by their last word before a modifier
@@ -112,9 +113,11 @@ def set_perspectives(question: Question, pronoun: Agreement, option1: Agreement,
                      genre: str = "") -> Question:
     """Fill the six PCR4ALL flags of a question."""
     agreeing = agrees(pronoun, option1) + agrees(pronoun, option2)
-    question.is_linguistic, question.is_knowledge = agreeing == 1, agreeing == 2
-    question.is_formal, question.is_casual, question.is_medical, question.is_gender_bias = source_flags(
+    question.is_linguistic = agreeing == 1
+    question.is_knowledge = not question.is_linguistic
+    _formal, question.is_casual, question.is_medical, question.is_gender_bias = source_flags(
         question.data_source, genre)
+    question.is_formal = not question.is_casual
     return question
 
 

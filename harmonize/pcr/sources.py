@@ -292,7 +292,12 @@ _PRONOUN_SLOTS = ("$NOM_PRONOUN", "$POSS_PRONOUN", "$ACC_PRONOUN")
 
 def read_winogender(path: Path, problems: Problems, options: Options) -> list[Question]:
     """WinoGender ``templates.tsv``: each template expanded for the named participant and "someone", and for a
-    male, female and neutral pronoun (720 questions); the three pronouns of one sentence share ``group``."""
+    male and a female pronoun (480 questions, PCR4ALL's gender test); ``-I neutral=keep`` adds the neutral "they"
+    (720). The pronouns of one sentence share ``group``."""
+    neutral = options.get("neutral", "drop")
+    if neutral not in ("drop", "keep"):
+        raise FormatError(str(path), None, f"neutral must be drop or keep, not {neutral!r}")
+    genders = {k: v for k, v in GENDERS.items() if neutral == "keep" or k != "neutral"}
     questions = []
     with path.open(encoding="utf-8", newline="") as handle:
         for number, row in enumerate(csv.reader(handle, delimiter="\t"), 1):
@@ -313,7 +318,7 @@ def read_winogender(path: Path, problems: Problems, options: Options) -> list[Qu
                 text = text.replace("$PARTICIPANT", other)
                 text = text[0].upper() + text[1:]
                 group = f"{occupation}.{other}.{answer}"
-                for variant, forms in GENDERS.items():
+                for variant, forms in genders.items():
                     pronoun = forms[_PRONOUN_SLOTS.index(slots[0])]
                     sentence = text.replace(slots[0], "_")
                     question = make_question(sentence, occupation, other, int(answer) + 1, pronoun, "WinoGender",
@@ -439,7 +444,8 @@ SOURCES = {source.name: source for source in (
     Source("superglue-wsc", read_superglue_wsc, "SuperGLUE WSC JSONL (pairs grouped into questions)"),
     Source("knowref", read_knowref, "KnowRef JSON (label: correct_candidate)"),
     Source("gap", read_gap, "GAP TSV (-I gap_neither=drop|keep)"),
-    Source("winogender", read_winogender, "WinoGender templates.tsv (720 questions, gender variants linked)"),
+    Source("winogender", read_winogender, "WinoGender templates.tsv (480: he/she, as PCR4ALL; -I neutral=keep: "
+                                          "720 with they; variants linked)"),
     Source("wsc-txt", read_wsc_txt, "4-line sets: WSC273, PDP, DPR, WinoGender, WinoBias (-I seed=N)"),
     Source("winobias", read_winobias, "WinoBias brackets"),
 )}
