@@ -476,3 +476,12 @@ def test_every_question_is_in_exactly_one_group_of_each_perspective() -> None:
         questions += read_set(shared("pcr", *path.split("/")), source)
     assert all(q.is_linguistic != q.is_knowledge and q.is_formal != q.is_casual for q in questions)
     assert {q.is_linguistic for q in questions} == {True, False} and {q.is_casual for q in questions} == {True, False}
+
+
+def test_names_are_no_common_nouns_to_agreement() -> None:
+    """"Carmen" is no plural of "-men" and "Susan King" no man; "the king" is, and "the women" are plural."""
+    from harmonize.pcr.perspectives import Agreement, from_text
+
+    assert from_text("Carmen") == Agreement("3", "Sing") == from_text("Susan King")
+    assert from_text("the king").gender == "Masc" and from_text("The King").gender == "Masc"
+    assert from_text("the women") == Agreement("3", "Plur", "Fem")

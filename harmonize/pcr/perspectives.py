@@ -43,6 +43,7 @@ _FEMALE = frozenset(["woman", "women", "girl", "girls", "mother", "mothers", "mo
 _SINGULAR_S = frozenset(["bus", "boss", "class", "glass", "gas", "news", "series", "species", "lens", "status", "virus", "campus", "bonus", "census", "chaos", "analysis", "basis", "crisis", "thesis", "this", "his", "its", "is", "was", "us", "plus"])
 # Nouns whose number the form does not tell (collectives, zero plurals): they agree with both.
 _EITHER_NUMBER = frozenset(["sheep", "fish", "deer", "police", "staff", "team", "family", "government", "crew", "committee", "audience", "public", "class", "army", "company", "band", "group", "jury", "couple"])
+_DETERMINERS = frozenset(["the", "a", "an", "this", "that", "these", "those", "my", "your", "his", "her", "our", "their"])
 _HEAD_END = re.compile(r"\s+(?:of|who|which|that|with|from|in|on|at|for|to)\s+|,")
 
 
@@ -55,8 +56,13 @@ def from_text(text: str) -> Agreement:
         return _PRONOUNS[words[0].lower()]
     if " and " in f" {text.lower()} ":
         return Agreement("3", "Plur")
-    head = _HEAD_END.split(text.strip())[0].split()[-1]
+    before_modifier = _HEAD_END.split(text.strip())[0].split()
+    head = before_modifier[-1]
     lowered = head.lower()
+    previous = before_modifier[-2] if len(before_modifier) > 1 else None
+    if head[:1].isupper() and (previous is None or (previous[:1].isupper() and previous.lower() not in _DETERMINERS)):
+        # A name ("Carmen", "Susan King"): its words are no common nouns ("-men" is no plural, "King" no man).
+        return Agreement("3", None if lowered.endswith("s") else "Sing")
     gender = "Masc" if lowered in _MALE else "Fem" if lowered in _FEMALE else None
     number = None
     if lowered in _EITHER_NUMBER:
