@@ -67,7 +67,6 @@ from harmonize.converters.losses import Holds, report_unheld
 from harmonize.converters.sentence_comments import (
     comment_lines,
     misplaced_multiwords,
-    multiword_from_comment,
     read_comment_lines,
 )
 from harmonize.converters.spans import WordSpan, contiguous_spans
@@ -249,8 +248,7 @@ class _Reader:
             self.pending = []
             sentence_id = made_sentence_id(document.id, len(document.sentences) + 1)
             self.sentence = document.add_sentence(Sentence(id=sentence_id))
-            self.multiwords = [t for t in map(multiword_from_comment, comments) if t is not None]
-            read_comment_lines(self.sentence, (c for c in comments if multiword_from_comment(c) is None))
+            self.multiwords = read_comment_lines(self.sentence, comments)
             self.has_comments |= bool(comments)
             self.width = len(fields) + 1
             self.speakers = []

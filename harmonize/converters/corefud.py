@@ -651,6 +651,7 @@ def _shared_fields(corpus: Corpus) -> tuple[str, ...] | None:
 
 
 ENTITY_FIELDS_ON_MENTIONS = "entity fields written on each mention (CorefUD reads them back as mention fields)"
+MENTION_FIELDS_FROM_ENTITY = "mention fields taken from their entity's fields (written on each mention)"
 # udvalidate parses a global.Entity of lower-case names only: in a header we declare (a document from another
 # format), a mention field with another name (UA's MarkableID) goes into ``other`` as NAME:VALUE instead, as
 # udapi's OtherDualDict has it (pairs joined by commas).
@@ -661,7 +662,6 @@ _DECLARABLE = re.compile(r"[a-z]+")
 def into_other(name: str) -> bool:
     """Whether a mention field of this name goes into ``other`` where we declare the header."""
     return not _DECLARABLE.fullmatch(name)
-MENTION_FIELDS_FROM_ENTITY = "mention fields taken from their entity's fields (written on each mention)"
 
 
 def _report_unheld(document: Document, report: Report) -> None:
@@ -814,18 +814,18 @@ def _document_comments(
         comments.insert(at, CommentSlot.GLOBAL_ENTITY)
     # Genre, topic and subtopic (ECB+) as document metadata, read back by the reader: added where the document
     # has them and its comments do not say them yet.
+    def after_header() -> int:  # right after the document's newdoc, global.Entity and meta:: lines
+        return max((i + 1 for i, c in enumerate(comments) if c in (CommentSlot.NEWDOC, CommentSlot.GLOBAL_ENTITY)
+                    or (isinstance(c, str) and c.startswith(("# newdoc", "# global.Entity", "# meta::")))), default=0)
+
     for name in ("genre", "topic", "subtopic"):
         value = getattr(document, name)
         prefix = f"# meta::{name} ="
         if value is None or any(isinstance(c, str) and c.startswith(prefix) for c in comments):
             continue
-        at = max((i + 1 for i, c in enumerate(comments) if c in (CommentSlot.NEWDOC, CommentSlot.GLOBAL_ENTITY)
-                  or (isinstance(c, str) and c.startswith(("# newdoc", "# global.Entity", "# meta::")))), default=0)
-        comments.insert(at, f"{prefix} {value}")
+        comments.insert(after_header(), f"{prefix} {value}")
     if guessed:
-        at = max((i + 1 for i, c in enumerate(comments) if c in (CommentSlot.NEWDOC, CommentSlot.GLOBAL_ENTITY)
-                  or (isinstance(c, str) and c.startswith(("# newdoc", "# global.Entity", "# meta::")))), default=0)
-        comments.insert(at, f"# {GUESSED_HEADS} = {guessed}")
+        comments.insert(after_header(), f"# {GUESSED_HEADS} = {guessed}")
     return comments
 
 

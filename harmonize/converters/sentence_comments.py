@@ -51,11 +51,16 @@ def comment_lines(sentence: Sentence) -> list[str]:
     return lines + [multiword_comment(token) for token in sentence.multiwords]
 
 
-def read_comment_lines(sentence: Sentence, lines: Iterable[str]) -> None:
+def read_comment_lines(sentence: Sentence, lines: Iterable[str]) -> list[MultiwordToken]:
     """Comment lines read before a sentence's words into the sentence: its id, text and speaker (as slots, so that
-    they are written back where they were), the other comments as they are. Multiword comments are the caller's:
-    they name words not read yet."""
+    they are written back where they were), the other comments as they are. Returns the multiword tokens of its
+    ``# multiword`` lines, for the caller to add once the words are read (`misplaced_multiwords`)."""
+    tokens = []
     for comment in lines:
+        token = multiword_from_comment(comment)
+        if token is not None:
+            tokens.append(token)
+            continue
         key, _, value = comment[1:].partition("=")
         if key.strip() == "sent_id" and comment == f"# sent_id = {value.strip()}":
             sentence.id = value.strip()
@@ -68,6 +73,7 @@ def read_comment_lines(sentence: Sentence, lines: Iterable[str]) -> None:
             sentence.comments.append(CommentSlot.SPEAKER)
         else:
             sentence.comments.append(comment)
+    return tokens
 
 
 def misplaced_multiwords(sentence: Sentence, tokens: Iterable[MultiwordToken]) -> list[MultiwordToken]:

@@ -33,6 +33,7 @@ text would; a lemma or form is read only where the tags make no difference (`is_
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 
 from harmonize.errors import Report
 from harmonize.rules.relations import Relations, report_relation_changes
@@ -358,6 +359,7 @@ def _relations_follow_splits(step: Callable[[Document, Report, _Tree | None], No
     antecedent with one among its entities, now has one of the chain's parts at that end (the chain it named is
     gone: dropped and added, as `harmonize.accounting` sees it), once per relation however often its chain split."""
 
+    @wraps(step)
     def counted(document: Document, report: Report, tree: _Tree | None = None) -> None:
         before = {id(e): (e, [id(m) for m in e.mentions]) for e in document.entities}
         step(document, report, tree)
@@ -375,7 +377,6 @@ def _relations_follow_splits(step: Callable[[Document, Report, _Tree | None], No
             report.add(f"{label}: split antecedents with a split chain now with one of its parts", str(document.id),
                        splits)
 
-    counted.__name__, counted.__doc__ = step.__name__, step.__doc__
     return counted
 
 
