@@ -479,9 +479,12 @@ def test_every_question_is_in_exactly_one_group_of_each_perspective() -> None:
 
 
 def test_names_are_no_common_nouns_to_agreement() -> None:
-    """"Carmen" is no plural of "-men" and "Susan King" no man; "the king" is, and "the women" are plural."""
+    """"Carmen" is no plural of "-men" and "Susan King" no man (her first name says she is a woman); "the king" is
+    a man, and "the women" are plural; a title says a name's gender, an unisex or unlisted name says none."""
     from harmonize.pcr.perspectives import Agreement, from_text
 
-    assert from_text("Carmen") == Agreement("3", "Sing") == from_text("Susan King")
+    assert from_text("Carmen") == Agreement("3", "Sing", "Fem") == from_text("Susan King")
+    assert from_text("Mr. Hadid").gender == "Masc" and from_text("Dame Zaha Hadid").gender == "Fem"
+    assert from_text("Leslie").gender is None and from_text("Hadid").gender is None
     assert from_text("the king").gender == "Masc" and from_text("The King").gender == "Masc"
     assert from_text("the women") == Agreement("3", "Plur", "Fem")

@@ -5,8 +5,10 @@ gender bias): every question is in exactly one of linguistic/knowledge and one o
 
 Agreement reads gender, number and person from FEATS where a corpus has them (`from_feats`), else from the
 English lexicon below (`from_text`): pronouns by form; candidates by their last word before a modifier
-("the mother of ..."): gendered nouns and titles, plural by "and" or by an ``s`` ending of a lowercase noun.
-What the lexicon cannot tell (a name's gender, "sheep") agrees with everything.
+("the mother of ..."): gendered nouns and titles, plural by "and" or by an ``s`` ending of a lowercase noun; a
+name ("Susan King", "Mr. Hadid") by its title, else its first word in ``first_names.tsv`` (US Census first names
+borne over 90% by one sex), and neither singular nor plural from its ending ("Carmen" is no plural in -men).
+What neither tells (an unlisted or unisex name, "sheep") agrees with everything.
 """
 
 from __future__ import annotations
@@ -44,6 +46,11 @@ _SINGULAR_S = frozenset(["bus", "boss", "class", "glass", "gas", "news", "series
 # Nouns whose number the form does not tell (collectives, zero plurals): they agree with both.
 _EITHER_NUMBER = frozenset(["sheep", "fish", "deer", "police", "staff", "team", "family", "government", "crew", "committee", "audience", "public", "class", "army", "company", "band", "group", "jury", "couple"])
 _DETERMINERS = frozenset(["the", "a", "an", "this", "that", "these", "those", "my", "your", "his", "her", "our", "their"])
+# Titles before a name that say its gender ("Mr. Smith", "Queen Victoria").
+_TITLES = {**dict.fromkeys(("mr", "mr.", "sir", "lord", "king", "prince", "duke", "count", "uncle", "brother",
+                             "father", "monsieur", "herr", "señor"), "Masc"),
+           **dict.fromkeys(("mrs", "mrs.", "ms", "ms.", "miss", "lady", "dame", "queen", "princess", "duchess",
+                             "countess", "aunt", "sister", "mother", "madam", "madame", "frau", "señora"), "Fem")}
 _HEAD_END = re.compile(r"\s+(?:of|who|which|that|with|from|in|on|at|for|to)\s+|,")
 
 
@@ -62,7 +69,7 @@ def from_text(text: str) -> Agreement:
     previous = before_modifier[-2] if len(before_modifier) > 1 else None
     if head[:1].isupper() and (previous is None or (previous[:1].isupper() and previous.lower() not in _DETERMINERS)):
         # A name ("Carmen", "Susan King"): its words are no common nouns ("-men" is no plural, "King" no man).
-        return Agreement("3", None if lowered.endswith("s") else "Sing")
+        return Agreement("3", None if lowered.endswith("s") else "Sing", name_gender(before_modifier))
     gender = "Masc" if lowered in _MALE else "Fem" if lowered in _FEMALE else None
     number = None
     if lowered in _EITHER_NUMBER:
@@ -74,6 +81,28 @@ def from_text(text: str) -> Agreement:
     elif head.islower() or words[0].lower() in ("a", "an", "this", "that", "every", "each"):
         number = "Sing"
     return Agreement("3", number, gender)
+
+
+@cache
+def _first_names() -> dict[str, str]:
+    text = resources.files("harmonize.pcr").joinpath("first_names.tsv").read_text(encoding="utf-8")
+    return dict(line.split("\t") for line in text.splitlines() if line and not line.startswith("#"))
+
+
+def name_gender(words: list[str]) -> str | None:
+    """The gender a name's words say ("Masc", "Fem"), None where they do not: the title before it ("Mrs.
+    Dalloway"), else its first word as a first name ("Susan King"); the run of capitalised words ending the list
+    is the name."""
+    start = len(words)
+    while start and words[start - 1][:1].isupper():
+        start -= 1
+    name = words[start:]
+    if not name:
+        return None
+    title = _TITLES.get(name[0].lower())
+    if title is not None and len(name) > 1:
+        return title
+    return _first_names().get(name[0].capitalize())
 
 
 def from_feats(feats: dict[str, str], entity_type: str | None = None) -> Agreement:
