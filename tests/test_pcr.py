@@ -204,7 +204,8 @@ def test_the_seed_orders_options_and_the_split_keeps_documents_whole(tmp_path: P
     # 327 questions fewer than before: the 18 Reddit documents, whose text the release masks, give none by default.
     # 3,957: a right option that is a predicate nominal gives way to an earlier mention, two duplicates fewer.
     (("gum", "v11.1.0"), "gum", 3957, {"train": 3174, "dev": 404, "test": 379}),  # UD trees, FEATS
-    (("litbank", "conll"), "conll2012", 618, {"train": 495, "dev": 71, "test": 52}),  # CoNLL-2012, no POS
+    # CoNLL-2012 without tags or tree: options' heads read from the words (was 618, one-word options only).
+    (("litbank", "conll"), "conll2012", 4388, {"train": 3550, "dev": 419, "test": 419}),
 ])
 def test_questions_from_real_corpora(parts: tuple[str, ...], source: str, count: int, split: dict,
                                      tmp_path: Path) -> None:
@@ -223,6 +224,10 @@ def test_questions_from_real_corpora(parts: tuple[str, ...], source: str, count:
     pronouns = PRONOUNS["en"] | {"there", "something", "someone", "anything", "nothing", "everything"}
     assert not [q for q in questions if {q.option1, q.option2} & pronouns]
     assert report.counts[NOT_AN_OPTION.format("headed by PRON" if source == "gum" else "headed by a pronoun (lexicon)")]
+    # LitBank keeps Gutenberg's italics as "_" tokens: each question holding one besides its blank is counted.
+    from harmonize.pcr.generate import CHOSE_OWN_BLANK
+
+    assert report.counts[CHOSE_OWN_BLANK] == sum(q.sentence.count("_") > 1 for q in questions)
 
 
 EXPLETIVE_AND_INDEFINITE = """# newdoc id = x1
@@ -488,3 +493,22 @@ def test_names_are_no_common_nouns_to_agreement() -> None:
     assert from_text("Leslie").gender is None and from_text("Hadid").gender is None
     assert from_text("the king").gender == "Masc" and from_text("The King").gender == "Masc"
     assert from_text("the women") == Agreement("3", "Plur", "Fem")
+
+
+def test_conll2012_options_need_no_tree_and_cataphora_is_asked_on_request() -> None:
+    """The OntoNotes sample has POS tags but no dependencies: multi-word mentions are options by their tagged head
+    ("these well - known cartoon images"), and PCR4ALL's Table 1 example, a pronoun named only after it in its
+    sentence, is a question with ``cataphora`` (counted and skipped without)."""
+    from harmonize.pcr.generate import CHOSE_CATAPHORA, HEAD_FROM_TAGS
+
+    path = shared("conll2012", "ontonotes_sample_allennlp", "coref.gold_conll")
+    plain_report, report = Report(), Report()
+    plain = generate_questions([path], "conll2012", report=plain_report)
+    questions = generate_questions([path], "conll2012", report=report, cataphora=True)
+    assert report.counts[HEAD_FROM_TAGS] == plain_report.counts[HEAD_FROM_TAGS] > 0
+    assert plain_report.counts[CATAPHORA] == report.counts[CHOSE_CATAPHORA] == len(questions) - len(plain) == 1
+    (charm,) = [q for q in questions if "unique charm" in q.sentence]
+    assert "With _ unique charm , these well - known cartoon images" in charm.sentence
+    right = charm.option1 if charm.answer == 1 else charm.option2
+    assert right == "these well - known cartoon images" and charm.pronoun == "their" and charm.data_source == "CoNLL"
+    assert "Hong Kong" in (charm.option1, charm.option2)

@@ -37,10 +37,11 @@ _SOURCE_NAMES = {"conll2012": "CoNLL", "gum": "GUM"}
 def generate_questions(inputs: list[str | Path], format: str = "corefud", lenient: bool = False,
                        report: Report | None = None, read_options: dict[str, str] | None = None, seed: int = 0,
                        window: int = 2, source: str | None = None, masked: bool = False,
-                       balance: bool = True) -> list[Question]:
+                       balance: bool = True, cataphora: bool = False) -> list[Question]:
     """Questions from coreference corpora (files or folders in ``format``), see `harmonize.pcr.generate`;
     documents whose text is masked are left out and counted unless ``masked``; ``balance``: the distractor before
-    or after the right option in the text by a seeded coin."""
+    or after the right option in the text as the document needs; ``cataphora``: a pronoun whose entity is named
+    only after it in its sentence asks about that mention."""
     from harmonize.conversion import input_files, read_corpora
     from harmonize.converters import get_format
     from harmonize.pcr.generate import Settings, generate
@@ -50,7 +51,7 @@ def generate_questions(inputs: list[str | Path], format: str = "corefud", lenien
     checked = reader.read_options([f"{key}={value}" for key, value in (read_options or {}).items()])
     # Without a source given, each document's id may say its corpus (a GUM release read as CorefUD): see
     # harmonize.pcr.generate.corpus_source; else the format's PCR4ALL name, else the format.
-    settings = Settings(source, seed, window, masked, balance, _SOURCE_NAMES.get(format, format))
+    settings = Settings(source, seed, window, masked, balance, cataphora, _SOURCE_NAMES.get(format, format))
     questions: list[Question] = []
     for path in input_files([Path(p) for p in inputs], reader):
         for corpus in read_corpora(path, reader, lenient, report, checked):  # a large file a piece at a time

@@ -11,17 +11,23 @@ coin seeded per question. With ``balance`` (the default), where the window has d
 the right option in the text, the nearest on the side the document's questions so far have fewer of is taken:
 otherwise the right option, the nearest antecedent, comes first in the text in most questions, which a solver
 guessing by position exploits. Every pronoun without a question is counted with its reason.
+
+Options need no tree: where a mention has no head (a CoNLL-2012 or LitBank file has no dependencies, and only
+one-word mentions have an obvious head), the head is read from the tags, English-style (`head_by_tags`: the last
+noun before what starts a post-modifier), and counted. With ``cataphora``, a pronoun whose entity is named only
+after it in its own sentence gets that mention as the right option (PCR4ALL's CoNLL-2012 example: "With _ unique
+charm, these cartoon images once again caused Hong Kong ..."); otherwise such a pronoun is counted and skipped.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from harmonize.converters.surface import gap_after, surface_tokens
 from harmonize.errors import Report
-from harmonize.pcr.perspectives import Agreement, from_feats, from_text, set_perspectives
+from harmonize.pcr.perspectives import Agreement, from_feats, from_text, name_gender, set_perspectives
 from harmonize.pcr.questions import Question
 from harmonize.schemas.model import Corpus, Document, Mention, Node, Sentence, ud_head
 
@@ -40,6 +46,14 @@ NOT_NOMINAL_WORDS = {
 _FIRST_SECOND = frozenset({"1", "2"})
 # Penn Treebank (NN, NNS, NNP, NNPS) and STTS (NN, NE) noun tags.
 _NOUN_TAGS = ("NN", "NE")
+# What starts a post-modifier after a noun phrase's head ("the summer | of 2005", "a picture | that people ...",
+# "the man | , who"): Penn and STTS tags of prepositions, wh-words and finite verbs, UPOS, clause punctuation
+# (not a hyphen: "well - known"), and for a corpus without tags the words themselves.
+_MODIFIER_TAGS = ("IN", "TO", "W", "VBD", "VBZ", "VBP", "MD", "APPR", "KOUS", "PREL", "VVFIN", "VAFIN")
+_MODIFIER_UPOS = frozenset({"ADP", "SCONJ"})
+_MODIFIER_PUNCTUATION = frozenset([",", ";", ":", "(", "--", "—"])
+_MODIFIER_WORDS = {"en": frozenset(["of", "who", "whom", "whose", "which", "that", "with", "from", "in", "on", "at",
+                                    "for", "to", "by", "about", "as", "like", "than", "is", "was", "are", "were"])}
 
 NO_NOMINAL = "pronoun without a question: no nominal mention of its entity in the window"
 CATAPHORA = "pronoun without a question: cataphora (its entity's nominal mentions in the window all follow it)"
@@ -52,6 +66,10 @@ CHOSE_RIGHT_FIRST = "question chosen: the right option comes first in the text"
 CHOSE_WRONG_AFTER = "question chosen: the wrong option follows the pronoun (none of another entity before it)"
 CHOSE_WRONG_CONTAINS = "question chosen: the wrong option's words contain the right one's (no other distractor)"
 CHOSE_PREDICATE = "question chosen: the right option is a predicate nominal (no other mention of its entity before)"
+CHOSE_OWN_BLANK = ("question chosen: its text holds '_' of its own besides the blank (Gutenberg's italics in "
+                   "LitBank): `offsets` says which is the blank; a tool that fills the first '_' misreads it")
+CHOSE_CATAPHORA = "question chosen: the right option follows the pronoun in its sentence (cataphora)"
+HEAD_FROM_TAGS = "option head read from the tags (no tree, no head annotated)"
 MASKED = "document without questions: its text is masked or empty (GUM's Reddit documents ship as '____ __')"
 
 
@@ -73,11 +91,43 @@ class Settings:
     window: int = 2  # sentences: the pronoun's and the one before
     masked: bool = False  # also ask from documents whose text is masked (their options chosen by tags)
     balance: bool = True  # the distractor before or after the right option as the document needs (see _question)
+    cataphora: bool = False  # a pronoun named only after it in its sentence asks about that mention
     fallback_source: str = "corpus"  # the data_source where neither the user nor the document says one
 
 
 def _head(mention: Mention) -> Node | None:
-    return mention.head or (mention.words[0] if len(mention.words) == 1 else ud_head(mention))
+    return (mention.head or (mention.words[0] if len(mention.words) == 1 else ud_head(mention))
+            or head_by_tags(mention))
+
+
+def head_by_tags(mention: Mention) -> Node | None:
+    """The head of a mention without a tree, read from its tags: the last noun before the first word (after its
+    start) that begins a post-modifier ("these well - known cartoon images" -> images, "the summer of 2005" ->
+    summer); where there is no noun there, the last word there, so that the caller says why it is no option.
+    Without tags, the last word before a word of ``_MODIFIER_WORDS``. None for a discontinuous mention."""
+    if mention.is_discontinuous:
+        return None
+    words = [w for w in mention.words if not w.is_empty]
+    if not words:
+        return None
+    language = (mention.sentence.document.language if mention.sentence.document else None) or "en"
+    modifier_words = _MODIFIER_WORDS.get(language[:2], _MODIFIER_WORDS["en"])
+    end = len(words)
+    for index, word in enumerate(words[1:], 1):
+        if word.form in _MODIFIER_PUNCTUATION:
+            starts = True
+        elif word.upos not in ("_", ""):
+            starts = word.upos in _MODIFIER_UPOS
+        elif word.xpos not in ("_", ""):
+            starts = word.xpos.startswith(_MODIFIER_TAGS)
+        else:
+            starts = word.form.lower() in modifier_words
+        if starts:
+            end = index
+            break
+    nouns = [w for w in words[:end] if w.upos in ("NOUN", "PROPN") or w.upos in ("_", "") and w.xpos.startswith(
+        _NOUN_TAGS)]
+    return nouns[-1] if nouns else words[end - 1]
 
 
 def is_pronoun(node: Node, language: str | None) -> bool:
@@ -158,6 +208,8 @@ def questions_of_document(document: Document, settings: Settings, report: Report
         reason = not_an_option(mention, language)
         if reason is None:
             candidates.append(mention)
+            if not mention.head and len(mention.words) > 1 and ud_head(mention) is None:
+                report.add(HEAD_FROM_TAGS, f"{document.id} {mention.sentence.id}: {mention.text}")
         else:
             report.add(NOT_AN_OPTION.format(reason), f"{document.id} {mention.sentence.id}: {mention.text}")
     order = [0, 0] if settings.balance else None
@@ -195,15 +247,20 @@ def _question(document: Document, pronoun_mention: Mention, pronoun: Node, candi
         report.add(NO_NOMINAL, where)
         return None
     antecedents = [m for m in own if before(m)]
-    if not antecedents:
-        report.add(CATAPHORA, where)
-        return None
-    # The nearest antecedent that is no predicate nominal ("an Iraqi-British architect" after "Dame Zaha Hadid
-    # was"): a predicate says what the entity is, and a question about it reads as one about the predicate.
-    referring = [m for m in antecedents if not is_predicate_nominal(m)]
-    right = referring[-1] if referring else antecedents[-1]
-    if not referring:
-        report.add(CHOSE_PREDICATE, where)
+    if antecedents:
+        # The nearest antecedent that is no predicate nominal ("an Iraqi-British architect" after "Dame Zaha Hadid
+        # was"): a predicate says what the entity is, and a question about it reads as one about the predicate.
+        referring = [m for m in antecedents if not is_predicate_nominal(m)]
+        right = referring[-1] if referring else antecedents[-1]
+        if not referring:
+            report.add(CHOSE_PREDICATE, where)
+    else:
+        following = [m for m in own if m.sentence.index == last and not _overlaps(m, pronoun_mention)]
+        if not settings.cataphora or not following:
+            report.add(CATAPHORA, where)
+            return None
+        right = following[0]
+        report.add(CHOSE_CATAPHORA, where)
     sentences = document.sentences[first : last + 1]
     text, spans = _segment_text(sentences)
     right_text, right_span = _option_text(right, text, spans)
@@ -250,6 +307,8 @@ def _question(document: Document, pronoun_mention: Mention, pronoun: Node, candi
         report.add(CHOSE_WRONG_AFTER, where)
     if f" {right_text.lower()} " in f" {wrong_text.lower()} ":
         report.add(CHOSE_WRONG_CONTAINS, where)
+    if sentence.count("_") > 1:
+        report.add(CHOSE_OWN_BLANK, where)
     agreement = [_agreement(m) for _, _, m in options]
     return set_perspectives(question, _agreement_of_node(pronoun), *agreement, genre=document.genre or "")
 
@@ -277,7 +336,12 @@ def _agreement(mention: Mention) -> Agreement:
     head = _head(mention)
     entity_type = mention.entity.type if mention.entity is not None else None
     if head is not None and head.feats_dict():
-        return from_feats(head.feats_dict(), entity_type)
+        agreement = from_feats(head.feats_dict(), entity_type)
+        if agreement.gender in (None, "Hum") and head.upos == "PROPN":
+            # UD gives an English name no Gender: its title or first name may ("Susan King").
+            upto = [w.form for w in mention.words[: mention.words.index(head) + 1]]
+            agreement = replace(agreement, gender=name_gender(upto) or agreement.gender)
+        return agreement
     return from_text(mention.text)
 
 
