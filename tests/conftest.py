@@ -60,9 +60,10 @@ def udpipe_tokenizing_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
                        tokenizer=True)
 
 
-def make_tiny_encoder(folder: Path, words: list[str], seed: int = 0) -> Path:
-    """A randomly initialised 2-layer BERT (hidden size 32) and a word-level tokenizer over ``words``, saved
-    as a Hugging Face folder: the resolvers' code paths in seconds, without any download."""
+def make_tiny_encoder(folder: Path, words: list[str], seed: int = 0, punctuation: bool = False) -> Path:
+    """A randomly initialised 2-layer BERT (hidden size 32) and a word-level tokenizer over ``words`` (with
+    ``punctuation``, punctuation split off words, as real tokenizers do), saved as a Hugging Face folder: the
+    resolvers' code paths in seconds, without any download."""
     import torch
     from tokenizers import Tokenizer, models, pre_tokenizers
     from transformers import BertConfig, BertModel, PreTrainedTokenizerFast
@@ -70,7 +71,8 @@ def make_tiny_encoder(folder: Path, words: list[str], seed: int = 0) -> Path:
     specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
     vocabulary = {token: index for index, token in enumerate([*specials, *sorted(set(words) - set(specials))])}
     backend = Tokenizer(models.WordLevel(vocabulary, unk_token="[UNK]"))
-    backend.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    backend.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation()]
+                                                    ) if punctuation else pre_tokenizers.WhitespaceSplit()
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=backend, unk_token="[UNK]", pad_token="[PAD]",
                                         cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
     torch.manual_seed(seed)
