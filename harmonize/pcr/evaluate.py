@@ -77,14 +77,16 @@ def paired_answers(gold: Sequence[Question], predicted: Sequence[Question], wher
                              f"prediction(s) of no gold question (e.g. {example!r}); predictions are paired with "
                              "the gold by sentence, pronoun and options")
     found = [answers[identity(question)] for question in gold]
-    if any(answer not in (1, 2) for answer in found):
-        raise HarmonizeError(f"{where}: every prediction needs answer 1 or 2")
+    if any(answer not in (0, 1, 2) for answer in found):
+        raise HarmonizeError(f"{where}: every prediction needs answer 1 or 2 (0: none, counted as an error)")
     return found  # type: ignore[return-value]
 
 
 def evaluate(gold: Sequence[Question], predicted: Sequence[int], train: Sequence[Question] | None = None,
-             buckets: int = 4) -> Evaluation:
-    """All of PCR4ALL's tables for predictions (1 or 2 per gold question, in order)."""
+             buckets: int = 4, cutoffs: Sequence[float] | None = None) -> Evaluation:
+    """All of PCR4ALL's tables for predictions (1 or 2 per gold question, in order; 0 an error); relevance in
+    ``buckets`` parts of equal size, or split at the BM25 ``cutoffs`` (47, 71, 120 in the paper: [0, 47], (47,
+    71], (71, 120], (120, inf))."""
     if len(gold) != len(predicted):
         raise HarmonizeError(f"{len(predicted)} predictions for {len(gold)} questions")
     pairs = [(g, p) for g, p in zip(gold, predicted, strict=True) if g.answer in (1, 2)]

@@ -27,7 +27,8 @@ class Question:
     sentence: str
     option1: str
     option2: str
-    answer: int | None  # None: a source without labels (SuperGLUE WSC test); 3: neither (GAP, kept on request)
+    answer: int | None  # None: a source without labels (SuperGLUE WSC test); 3: neither (GAP, kept on request);
+    # 0 in predictions: the solver gave none (a resolver with neither or both options in the pronoun's cluster)
     pronoun: str = ""
     data_source: str = ""
     is_linguistic: bool = False
@@ -87,16 +88,16 @@ def _question(record: Any, where: str) -> Question:
     if missing:
         raise ValueError(f"missing key(s): {', '.join(missing)}")
     answer = record["answer"]
-    if isinstance(answer, str) and answer.strip() in ("1", "2"):
+    if isinstance(answer, str) and answer.strip() in ("0", "1", "2"):
         answer = int(answer)
     if isinstance(answer, str) and answer.strip() == "3":
         answer = 3
-    if answer not in (1, 2, 3, None, ""):
-        raise ValueError(f"answer {answer!r} is not 1, 2 (or 3: neither)")
+    if answer not in (0, 1, 2, 3, None, ""):
+        raise ValueError(f"answer {answer!r} is not 1, 2 (or 3: neither; 0: a prediction without one)")
     for key in ("sentence", "option1", "option2"):
         if not isinstance(record[key], str):
             raise TypeError(f"{key} is not a string")
-    question = Question(record["sentence"], record["option1"], record["option2"], answer or None,
+    question = Question(record["sentence"], record["option1"], record["option2"], None if answer == "" else answer,
                         str(record.get("pronoun", "")), str(record.get("data_source", "")))
     for name in PERSPECTIVES:
         setattr(question, name, bool(record.get(name, False)))
