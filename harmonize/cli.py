@@ -596,6 +596,7 @@ def _key_values(pairs: list[str] | None) -> dict[str, str]:
 @pcr_app.command("generate", epilog=_examples(
     "harmonize pcr generate gum/v11.1.0/dep/ -o questions.jsonl",
     "harmonize pcr generate litbank/brat/ --from brat --split 8:1:1 -o pcr/",
+    "harmonize pcr generate dev.v4_gold_conll --from conll2012 --cataphora",
 ))
 def pcr_generate(
     inputs: Annotated[list[Path], typer.Argument(help="Corpus files or folders.", show_default=False)],
@@ -611,24 +612,21 @@ def pcr_generate(
     balance: Annotated[bool, typer.Option(help="Take the distractor before or after the right option in the text "
                                                "by a seeded coin, so that text order does not tell the answer "
                                                "(--no-balance: the nearest before the pronoun).")] = True,
+    cataphora: Annotated[bool, typer.Option(help="Also ask about a pronoun whose entity is named only after it in "
+                                                 "its sentence ('With their unique charm, these cartoon images "
+                                                 "...'); counted and skipped by default.")] = False,
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
     input_option: Annotated[list[str] | None, typer.Option("-I", "--input-option", help="Reader option KEY=VALUE.")]
     = None,
 ) -> None:
     """Binary-choice pronoun questions from a coreference corpus."""
     from harmonize.pcr import generate_questions, write_questions, write_split
+    from harmonize.pcr.experiments import parse_shares
 
-    shares: tuple[int, ...] = ()
-    if split:
-        try:
-            shares = tuple(int(share) for share in split.split(":"))
-        except ValueError:
-            shares = ()
-        if len(shares) != 3 or min(shares) < 0 or not sum(shares):
-            raise HarmonizeError(f"--split {split!r}: three whole numbers, e.g. 8:1:1")
+    shares = parse_shares(split) if split else ()
     report = Report()
     questions = generate_questions(inputs, source, lenient, report, _key_values(input_option), seed, window,
-                                   data_source, masked, balance)
+                                   data_source, masked, balance, cataphora)
     _say_report(report)
     if split:
         counts = write_split(questions, output, shares, seed)
@@ -657,7 +655,10 @@ def pcr_convert(
 ) -> None:
     """Read a WSC-style set into PCR4ALL questions (one JSON object per line)."""
     from harmonize.pcr import read_set, write_questions
+    from harmonize.pcr.questions import QUESTION_FORMATS
 
+    if target not in QUESTION_FORMATS:  # before reading: a large set is not read for nothing
+        raise HarmonizeError(f"--to {target!r}: one of {', '.join(QUESTION_FORMATS)}")
     report = Report()
     questions = read_set(input_file, source, lenient, report, _key_values(input_option))
     _say_report(report)
@@ -746,6 +747,7 @@ def pcr_solve(
 @pcr_app.command("evaluate", epilog=_examples(
     "harmonize pcr evaluate questions.jsonl predictions.jsonl",
     "harmonize pcr evaluate dev.jsonl predictions.jsonl --train train.jsonl",
+    "harmonize pcr evaluate t.jsonl p.jsonl --train r.jsonl --bm25-cutoffs 50,100",
 ))
 def pcr_evaluate(
     gold: Annotated[Path, typer.Argument(help="Gold questions (JSONL).", show_default=False)],
@@ -753,6 +755,9 @@ def pcr_evaluate(
         help="Predictions: the same questions with their predicted answers, in any order (paired by sentence, "
              "pronoun and options).", show_default=False)],
     train: Annotated[Path | None, typer.Option(help="Training questions: frequency, relevance, polarity.")] = None,
+    buckets: Annotated[int, typer.Option(help="Relevance buckets of equal size (without --bm25-cutoffs).")] = 4,
+    bm25_cutoffs: Annotated[str | None, typer.Option(
+        help="Relevance buckets at these BM25 scores instead, e.g. the paper's 47,71,120.")] = None,
     style: Annotated[str, typer.Option("--format", help="text, markdown, latex")] = "text",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     plot_path: Annotated[Path | None, typer.Option("--plot", help="Write a plot of error rate by bucket.")] = None,
@@ -768,8 +773,8 @@ def pcr_evaluate(
     report = Report()
     gold_questions = read_questions(gold, lenient, report)
     answers = pcr.paired_answers(gold_questions, read_questions(predicted, lenient, report), str(predicted))
-    result = pcr.evaluate(gold_questions, answers,
-                          read_questions(train, lenient, report) if train else None)
+    result = pcr.evaluate(gold_questions, answers, read_questions(train, lenient, report) if train else None,
+                          buckets, pcr.parse_cutoffs(bm25_cutoffs) if bm25_cutoffs else None)
     _say_report(report)
     if as_json:
         typer.echo(json.dumps(pcr.as_json(result), indent=2))
@@ -778,6 +783,121 @@ def pcr_evaluate(
     if plot_path is not None:
         pcr.plot(result, str(plot_path))
         _say(f"wrote {plot_path}")
+
+
+@pcr_app.command("split", epilog=_examples(
+    "harmonize pcr split gum.jsonl wsc.jsonl winogender.jsonl -o pooled/",
+    "harmonize pcr split *.jsonl --shares 8:1:1 --seed 1 --to pcr4all -o pooled/",
+))
+def pcr_split(
+    inputs: Annotated[list[Path], typer.Argument(help="Question files (JSONL), from any sets and corpora.",
+                                                 show_default=False)],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Folder for train/dev/test(/gender_test).jsonl.")],
+    shares: Annotated[str, typer.Option(help="Shares of train:dev:test.")] = "8:1:1",
+    seed: Annotated[int, typer.Option(help="Seed of the shuffle.")] = 0,
+    target: Annotated[str, typer.Option("--to", help="jsonl (a file per part) or pcr4all (PCR4ALL's one file).")]
+    = "jsonl",
+    lenient: Annotated[bool, typer.Option(help="Skip broken lines and report them instead of stopping.")] = False,
+) -> None:
+    """Pool question files into PCR4ALL's seeded split: gender-bias questions all in gender_test, the rest shuffled
+    into train, dev and test (a generated question's document whole in one part); prints the paper's Table 2."""
+    from harmonize.pcr import read_questions, write_split
+    from harmonize.pcr.experiments import parse_shares, statistics
+
+    if target not in ("jsonl", "pcr4all"):
+        raise HarmonizeError(f"--to {target!r}: jsonl or pcr4all")
+    report = Report()
+    questions = [question for path in inputs for question in read_questions(path, lenient, report)]
+    counts = write_split(questions, output, parse_shares(shares), seed, target)
+    _say_report(report)
+    typer.echo(statistics(questions), nl=False)
+    _say(f"wrote {', '.join(f'{n} {name}' for name, n in counts.items())} questions to {output}")
+
+
+def _pcr_sets(train: Path, test: Path, gender: Path | None, lenient: bool, report: Report):
+    from harmonize.pcr import read_questions
+
+    tested = read_questions(test, lenient, report) + (read_questions(gender, lenient, report) if gender else [])
+    return read_questions(train, lenient, report), tested
+
+
+@pcr_app.command("curve", epilog=_examples(
+    "harmonize pcr curve train.jsonl test.jsonl --gender g.jsonl --plot curve.png",
+    "harmonize pcr curve train.jsonl test.jsonl --sizes 10,100,1000 --device cpu",
+))
+def pcr_curve(
+    train: Annotated[Path, typer.Argument(help="Training questions (JSONL).", show_default=False)],
+    test: Annotated[Path, typer.Argument(help="Test questions (JSONL).", show_default=False)],
+    gender: Annotated[Path | None, typer.Option(help="Gender test questions: the consistency column.")] = None,
+    sizes: Annotated[str, typer.Option(help="Training sizes (the paper's; those the training set does not reach "
+                                            "are left out, the whole set added).")] = "1,10,1000,10000,50000,100000",
+    solver: Annotated[str, typer.Option(help="encoder, or agreement (does not train: a flat baseline).")]
+    = "encoder",
+    encoder: PcrEncoder = "minilm",
+    epochs: PcrEpochs = 3,
+    rate: PcrRate = 1e-5,
+    batch: PcrBatch = 16,
+    placement: PcrPlacement = "apposition",
+    seed: Annotated[int, typer.Option(help="Seed of the subsets, of initialisation and order.")] = 0,
+    device: PcrDevice = "auto",
+    style: PcrTableStyle = "text",
+    plot_path: Annotated[Path | None, typer.Option("--plot", help="Write the curve (PNG/SVG/PDF).")] = None,
+    lenient: Annotated[bool, typer.Option(help="Skip broken lines and report them instead of stopping.")] = False,
+) -> None:
+    """PCR4ALL's Figure 1: train on nested seeded subsets of the training questions, error rate per test
+    perspective for each size."""
+    from harmonize.pcr.experiments import matrix, parse_sizes, plot_curve, run, trained_solver, training_subsets
+
+    _check_style(style)
+    report = Report()
+    questions, tested = _pcr_sets(train, test, gender, lenient, report)
+    solve = trained_solver(solver, report, _say, encoder=encoder, epochs=epochs, rate=rate, batch=batch, seed=seed,
+                           device=device, placement=placement)
+    results = run(training_subsets(questions, parse_sizes(sizes), seed), tested, solve, _say)
+    _say_report(report)
+    typer.echo(matrix(results, style, "size"), nl=False)
+    if plot_path is not None:
+        plot_curve(results, str(plot_path))
+        _say(f"wrote {plot_path}")
+
+
+@pcr_app.command("transfer", epilog=_examples(
+    "harmonize pcr transfer train.jsonl test.jsonl --gender gender_test.jsonl",
+    "harmonize pcr transfer train.jsonl test.jsonl --solver agreement",
+))
+def pcr_transfer(
+    train: Annotated[Path, typer.Argument(help="Training questions (JSONL).", show_default=False)],
+    test: Annotated[Path, typer.Argument(help="Test questions (JSONL).", show_default=False)],
+    gender: Annotated[Path | None, typer.Option(help="Gender test questions: the consistency column.")] = None,
+    solver: Annotated[str, typer.Option(help="encoder, or agreement (does not train: a flat baseline).")]
+    = "encoder",
+    encoder: PcrEncoder = "minilm",
+    epochs: PcrEpochs = 3,
+    rate: PcrRate = 1e-5,
+    batch: PcrBatch = 16,
+    placement: PcrPlacement = "apposition",
+    seed: Annotated[int, typer.Option(help="Seed of initialisation and order.")] = 0,
+    device: PcrDevice = "auto",
+    style: PcrTableStyle = "text",
+    lenient: Annotated[bool, typer.Option(help="Skip broken lines and report them instead of stopping.")] = False,
+) -> None:
+    """PCR4ALL's Table 4: train on all training questions, then on each perspective's, and test on every
+    perspective."""
+    from harmonize.pcr.experiments import matrix, perspective_training_sets, run, trained_solver
+
+    _check_style(style)
+    report = Report()
+    questions, tested = _pcr_sets(train, test, gender, lenient, report)
+    solve = trained_solver(solver, report, _say, encoder=encoder, epochs=epochs, rate=rate, batch=batch, seed=seed,
+                           device=device, placement=placement)
+    results = run(perspective_training_sets(questions), tested, solve, _say)
+    _say_report(report)
+    typer.echo(matrix(results, style), nl=False)
+
+
+def _check_style(style: str) -> None:
+    if style not in ("text", "markdown", "latex"):
+        raise HarmonizeError(f"--format {style!r}: text, markdown or latex")
 
 
 resolve_app = typer.Typer(no_args_is_help=True, help="Resolve coreference: the rule baseline, or train and run the "

@@ -62,20 +62,15 @@ def generate_questions(inputs: list[str | Path], format: str = "corefud", lenien
 
 def write_split(questions: list[Question], folder: str | Path, shares: tuple[int, ...] = (8, 1, 1),
                 seed: int = 0, to: str = "jsonl") -> dict[str, int]:
-    """``train.jsonl``, ``dev.jsonl``, ``test.jsonl`` in ``folder``, every document whole in one part (``to``:
-    "pcr4all" writes PCR4ALL's one file instead, ``folder/pcr4all.json``, each question's part set)."""
-    from harmonize.pcr.generate import split_by_document
+    """PCR4ALL's pooled split of ``questions`` (from any sets and corpora, see
+    `harmonize.pcr.experiments.pooled_split`) as ``train.jsonl``, ``dev.jsonl``, ``test.jsonl`` (and
+    ``gender_test.jsonl``) in ``folder``; ``to="pcr4all"``: PCR4ALL's one file, ``folder/pcr4all.json``."""
+    from harmonize.pcr.experiments import pooled_split
 
-    if len(shares) != 3 or any(share < 0 for share in shares) or not sum(shares):
-        raise FormatError(str(folder), None, "a split is three non-negative shares, e.g. 8:1:1")
+    parts = pooled_split(questions, shares, seed)
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    parts = split_by_document(questions, shares, seed)
-    names = ("train", "dev", "test")
     if to == "pcr4all":
-        for name, part in zip(names, parts, strict=True):
-            for question in part:
-                question.part = name
-        write_questions([q for part in parts for q in part], folder / "pcr4all.json", to)
-        return {name: len(part) for name, part in zip(names, parts, strict=True)}
-    return {name: write_questions(part, folder / f"{name}.jsonl", to) for name, part in zip(names, parts, strict=True)}
+        write_questions([q for part in parts.values() for q in part], folder / "pcr4all.json", to)
+        return {name: len(part) for name, part in parts.items()}
+    return {name: write_questions(part, folder / f"{name}.jsonl", to) for name, part in parts.items()}

@@ -1,9 +1,11 @@
 """PCR4ALL evaluation (section 3.3, 5.4-5.6): error rate overall and per perspective and source, WinoGender
 consistency, and against a training set: candidate frequency buckets (MFC, LFC, zero-shot), BM25 relevance
-buckets of equal size, and the polarity correlation (Spearman).
+buckets (of equal size, or at given cut-offs: the paper's are 47, 71 and 120), both overall and per perspective
+(its Figures 2 and 3, the same buckets in every perspective), and the polarity correlation (Spearman).
 
-Predictions are matched to the gold questions by position (one line each, same order); a prediction's
-``answer`` is 1 or 2. Every function is pure: questions in, figures out.
+Predictions are paired with the gold questions by the question itself (`paired_answers`); a prediction's
+``answer`` is 1 or 2, or 0 where a solver gave none (a coreference resolver that put neither or both options in
+the pronoun's cluster): 0 is an error. Every function is pure: questions in, figures out.
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ class Evaluation:
     consistency: tuple[int, int] | None = None  # (consistent groups, groups) of WinoGender
     frequency: list[Row] = field(default_factory=list)
     relevance: list[Row] = field(default_factory=list)
+    # perspective -> its rows, in the buckets of ``frequency`` and ``relevance``
+    frequency_by_perspective: dict[str, list[Row]] = field(default_factory=dict)
+    relevance_by_perspective: dict[str, list[Row]] = field(default_factory=dict)
     polarity: tuple[float, float] | None = None  # Spearman rho, two-tailed p
     unlabelled: int = 0
 
@@ -101,8 +106,16 @@ def evaluate(gold: Sequence[Question], predicted: Sequence[int], train: Sequence
     result.consistency = consistency(pairs)
     if train:
         scored = [pair for pair in pairs if not pair[0].is_gender_bias]  # PCR4ALL: gender pairs left out here
-        result.frequency = frequency_buckets(scored, train)
-        result.relevance = relevance_buckets(scored, train, buckets)
+        for (names, labels), overall, by_perspective in (
+                (frequency_labels(scored, train), result.frequency, result.frequency_by_perspective),
+                (relevance_labels(scored, train, buckets, cutoffs), result.relevance,
+                 result.relevance_by_perspective)):
+            overall += [_row(name, [pair for label, pair in labels if label == name]) for name in names]
+            for perspective in PERSPECTIVES:
+                chosen = [(label, pair) for label, pair in labels if getattr(pair[0], perspective)]
+                if chosen:
+                    by_perspective[perspective.removeprefix("is_")] = [
+                        _row(name, [pair for label, pair in chosen if label == name]) for name in names]
         result.polarity = polarity_correlation(scored, train)
     return result
 
@@ -117,10 +130,11 @@ def consistency(pairs: Sequence[tuple[Question, int]]) -> tuple[int, int] | None
     return (sum(v["male"] == v["female"] for v in judged), len(judged)) if judged else None
 
 
-def frequency_buckets(pairs: Sequence[tuple[Question, int]], train: Sequence[Question]) -> list[Row]:
-    """Candidate frequency = occurrences of its content tokens in the training questions' text; a question's is
-    the mean of its two candidates'. Zero-shot: 0; the rest split at their median into MFC (more frequent,
-    >= median) and LFC."""
+def frequency_labels(pairs: Sequence[tuple[Question, int]], train: Sequence[Question]
+                     ) -> tuple[list[str], list[tuple[str, tuple[Question, int]]]]:
+    """The frequency buckets, and each pair's. Candidate frequency = occurrences of its content tokens in the training
+    questions' text; a question's is the mean of its two candidates'. Zero-shot: 0; the rest split at their median
+    into MFC (more frequent, >= median) and LFC."""
     counts: Counter[str] = Counter()
     for question in train:
         counts.update(content_tokens(f"{question.sentence} {question.option1} {question.option2}"))
@@ -131,26 +145,33 @@ def frequency_buckets(pairs: Sequence[tuple[Question, int]], train: Sequence[Que
     scored = [(frequency(q), (q, p)) for q, p in pairs]
     seen = sorted(f for f, _ in scored if f > 0)
     median = seen[len(seen) // 2] if seen else 0
-    return [_row("MFC", [pair for f, pair in scored if f > 0 and f >= median]),
-            _row("LFC", [pair for f, pair in scored if 0 < f < median]),
-            _row("zero-shot", [pair for f, pair in scored if f == 0])]
+    return ["MFC", "LFC", "zero-shot"], [("MFC" if f > 0 and f >= median else "LFC" if f > 0 else "zero-shot", pair)
+                                         for f, pair in scored]
 
 
-def relevance_buckets(pairs: Sequence[tuple[Question, int]], train: Sequence[Question], buckets: int) -> list[Row]:
-    """BM25 (Okapi, the ``rank_bm25`` package) of each test question against every training question, the best
-    score kept (its nearest training question, as Emami et al. 2020); questions split into ``buckets`` parts of
-    equal size by that score, least relevant first."""
+def relevance_labels(pairs: Sequence[tuple[Question, int]], train: Sequence[Question], buckets: int = 4,
+                     cutoffs: Sequence[float] | None = None
+                     ) -> tuple[list[str], list[tuple[str, tuple[Question, int]]]]:
+    """The relevance buckets, least relevant first, and each pair's: BM25 (Okapi, the ``rank_bm25`` package) of
+    the test question against every training question, the best score kept (its nearest training question, as
+    Emami et al. 2020); buckets at the ``cutoffs`` ([0, c1], (c1, c2], ..., (cn, inf)), else ``buckets`` parts of
+    equal size named by their score range."""
     from rank_bm25 import BM25Okapi  # imported here: only evaluation with --train needs it
 
     index = BM25Okapi([tokens(q.sentence) or ["_"] for q in train])
     scores = sorted(((float(max(index.get_scores(tokens(q.sentence)))), (q, p)) for q, p in pairs),
                     key=lambda item: item[0])
-    rows = []
+    if cutoffs:
+        bounds = sorted(cutoffs)
+        names = [f"BM25 [0, {bounds[0]:g}]", *(f"BM25 ({a:g}, {b:g}]" for a, b in zip(bounds, bounds[1:])),
+                 f"BM25 ({bounds[-1]:g}, inf)"]
+        return names, [(names[sum(score > bound for bound in bounds)], pair) for score, pair in scores]
+    labelled = []
     for part in range(buckets):
-        chunk = scores[len(scores) * part // buckets : len(scores) * (part + 1) // buckets]
+        chunk = scores[len(scores) * part // buckets: len(scores) * (part + 1) // buckets]
         if chunk:
-            rows.append(_row(f"BM25 {chunk[0][0]:.1f}-{chunk[-1][0]:.1f}", [pair for _, pair in chunk]))
-    return rows
+            labelled += [(f"BM25 {chunk[0][0]:.1f}-{chunk[-1][0]:.1f}", pair) for _, pair in chunk]
+    return list(dict.fromkeys(label for label, _ in labelled)), labelled
 
 
 def polarity_correlation(pairs: Sequence[tuple[Question, int]], train: Sequence[Question]) -> tuple[float, float]:
@@ -180,6 +201,17 @@ def polarity_correlation(pairs: Sequence[tuple[Question, int]], train: Sequence[
     return (float(rho), float(p_value))
 
 
+def parse_cutoffs(text: str) -> list[float]:
+    """``47,71,120`` as BM25 cut-offs, or an error."""
+    try:
+        cutoffs = [float(value) for value in text.split(",")]
+    except ValueError:
+        cutoffs = []
+    if not cutoffs or min(cutoffs) < 0:
+        raise HarmonizeError(f"BM25 cut-offs {text!r}: non-negative numbers, e.g. 47,71,120")
+    return cutoffs
+
+
 def _rate(row: Row) -> str:
     return "-" if row.error_rate is None else f"{row.error_rate:.2f}"
 
@@ -205,6 +237,10 @@ def table(result: Evaluation, style: str = "text") -> str:
             lines.append(f"{header[0]:<{width}}{header[1]:>10}{header[2]:>8}{header[3]:>14}")
             lines += [f"{c[0]:<{width}}{c[1]:>10}{c[2]:>8}{c[3]:>14}" for c in cells]
         lines.append("")
+    for title, by_perspective in (("frequency", result.frequency_by_perspective),
+                                  ("relevance", result.relevance_by_perspective)):
+        if by_perspective:
+            lines += _by_perspective(f"{title} by perspective", by_perspective, style)
     if result.consistency is not None:
         same, groups = result.consistency
         lines.append(f"WinoGender consistency: {100 * same / groups:.2f}% ({same} of {groups} male/female pairs)")
@@ -215,6 +251,25 @@ def table(result: Evaluation, style: str = "text") -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def _by_perspective(title: str, by_perspective: dict[str, list[Row]], style: str) -> list[str]:
+    """Error rate (questions) per perspective (rows) and bucket (columns), as the paper's Figures 2 and 3."""
+    buckets = [row.name for row in next(iter(by_perspective.values()))]
+    header = [title, *buckets]
+    rows = [[name, *(f"{_rate(row)} ({row.questions})" for row in rows)] for name, rows in by_perspective.items()]
+    if style == "markdown":
+        lines = [f"| {' | '.join(header)} |", "| --- |" + " ---: |" * len(buckets)]
+        lines += [f"| {' | '.join(cells)} |" for cells in rows]
+    elif style == "latex":
+        lines = [r"\begin{tabular}{l" + "r" * len(buckets) + "}", r"\hline", " & ".join(header) + r" \\",
+                 r"\hline", *(" & ".join(c.replace("_", r"\_") for c in cells) + r" \\" for cells in rows),
+                 r"\hline", r"\end{tabular}"]
+    else:
+        widths = [max(len(row[i]) for row in [header, *rows]) + 2 for i in range(len(header))]
+        lines = ["".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in
+                         enumerate(zip(cells, widths, strict=True))) for cells in [header, *rows]]
+    return [*lines, ""]
+
+
 def as_json(result: Evaluation) -> dict:
     def rows(items: list[Row]) -> list[dict]:
         return [{"name": r.name, "questions": r.questions, "errors": r.errors, "error_rate": r.error_rate}
@@ -222,6 +277,8 @@ def as_json(result: Evaluation) -> dict:
 
     return {"perspectives": rows(result.rows), "frequency": rows(result.frequency),
             "relevance": rows(result.relevance),
+            "frequency_by_perspective": {name: rows(items) for name, items in result.frequency_by_perspective.items()},
+            "relevance_by_perspective": {name: rows(items) for name, items in result.relevance_by_perspective.items()},
             "consistency": None if result.consistency is None else
             {"consistent": result.consistency[0], "pairs": result.consistency[1]},
             "polarity": None if result.polarity is None else
@@ -230,20 +287,34 @@ def as_json(result: Evaluation) -> dict:
 
 
 def plot(result: Evaluation, path: str) -> None:
-    """Error rate by frequency and relevance bucket, one panel each (PNG/SVG/PDF by the file's suffix)."""
+    """Error rate by frequency and by relevance bucket, a line per perspective and one for all questions (the
+    paper's Figures 2 and 3; PNG/SVG/PDF by the file's suffix); without a training set, by perspective."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    panels = [(title, rows) for title, rows in (("frequency", result.frequency), ("relevance", result.relevance))
-              if rows] or [("perspective", result.rows)]
-    figure, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.5), squeeze=False)
-    for axis, (title, rows) in zip(axes[0], panels, strict=True):
-        axis.bar([r.name for r in rows], [r.error_rate or 0 for r in rows], color="#4c72b0")
-        axis.set_title(f"error rate by {title}")
+    panels = [(title, overall, by) for title, overall, by in (
+        ("frequency", result.frequency, result.frequency_by_perspective),
+        ("relevance", result.relevance, result.relevance_by_perspective)) if overall]
+    if not panels:
+        figure, axis = plt.subplots(figsize=(5, 3.5))
+        axis.bar([r.name for r in result.rows], [r.error_rate or 0 for r in result.rows], color="#4c72b0")
+        axis.set_title("error rate by perspective")
         axis.set_ylabel("error rate %")
         axis.tick_params(axis="x", labelrotation=30)
+    else:
+        figure, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4), squeeze=False)
+        for axis, (title, overall, by_perspective) in zip(axes[0], panels, strict=True):
+            names = [row.name for row in overall]
+            for label, rows, style in [("all", overall, "k-o"), *((name, rows, "-o") for name, rows in
+                                                                    by_perspective.items())]:
+                axis.plot(names, [float("nan") if r.error_rate is None else r.error_rate for r in rows], style,
+                          label=label)
+            axis.set_title(f"error rate by {title}")
+            axis.set_ylabel("error rate %")
+            axis.tick_params(axis="x", labelrotation=20)
+            axis.legend(fontsize="small")
     figure.tight_layout()
     figure.savefig(path)
     plt.close(figure)

@@ -22,7 +22,6 @@ charm, these cartoon images once again caused Hong Kong ..."); otherwise such a 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from harmonize.converters.surface import gap_after, surface_tokens
@@ -363,24 +362,3 @@ def is_masked(document: Document) -> bool:
     forms = [node.form for node in document.nodes() if not node.is_empty]
     masked = sum(1 for form in forms if not form.strip("_"))
     return not forms or masked > len(forms) / 2
-
-
-def split_by_document(questions: Iterable[Question], shares: tuple[int, ...], seed: int) -> list[list[Question]]:
-    """Parts of about the given shares of the questions (8:1:1), each document whole in one part: documents in
-    a seeded random order fill the parts one after another."""
-    by_document: dict[str, list[Question]] = {}
-    for question in questions:
-        by_document.setdefault(question.doc_id, []).append(question)
-    documents = sorted(by_document)
-    random.Random(seed).shuffle(documents)
-    total = sum(len(q) for q in by_document.values())
-    parts: list[list[Question]] = [[] for _ in shares]
-    bounds = [total * sum(shares[: i + 1]) / sum(shares) for i in range(len(shares))]
-    done = 0
-    part = 0
-    for document in documents:
-        while part < len(parts) - 1 and done >= bounds[part]:
-            part += 1
-        parts[part] += by_document[document]
-        done += len(by_document[document])
-    return parts
