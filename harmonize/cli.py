@@ -829,8 +829,8 @@ def pcr_curve(
     train: Annotated[Path, typer.Argument(help="Training questions (JSONL).", show_default=False)],
     test: Annotated[Path, typer.Argument(help="Test questions (JSONL).", show_default=False)],
     gender: Annotated[Path | None, typer.Option(help="Gender test questions: the consistency column.")] = None,
-    sizes: Annotated[str, typer.Option(help="Training sizes (the paper's; those the training set does not reach "
-                                            "are left out, the whole set added).")] = "1,10,1000,10000,50000,100000",
+    sizes: Annotated[str, typer.Option(help="Training sizes (the paper's; one beyond the training set is the whole "
+                                            "set).")] = "1,10,1000,10000,50000,100000",
     solver: Annotated[str, typer.Option(help="encoder, or agreement (does not train: a flat baseline).")]
     = "encoder",
     encoder: PcrEncoder = "minilm",

@@ -65,7 +65,8 @@ def test_the_pooled_split_is_seeded_keeps_the_gender_test_apart_and_documents_wh
 def test_training_subsets_are_nested_and_stop_at_the_training_set() -> None:
     train = [question(i) for i in range(50)]
     subsets = training_subsets(train, PAPER_SIZES, seed=3)
-    assert list(subsets) == [1, 10, 50]  # 1,000 and above: beyond the 50 there are; the whole set added
+    assert list(subsets) == [1, 10, 50]  # 1,000 and above: beyond the 50 there are, so the whole set
+    assert list(training_subsets(train, (1, 10), seed=3)) == [1, 10]  # the whole set only when asked for
     assert subsets[10][:1] == subsets[1] and subsets[50][:10] == subsets[10]
     assert training_subsets(train, PAPER_SIZES, seed=3)[10] == subsets[10] != training_subsets(train, (10,), 4)[10]
 

@@ -5,7 +5,7 @@ curve (Figure 1), training on one perspective and testing on all (Table 4).
 ``gender_test``, as the paper keeps them whole for testing; the rest are shuffled by the seed and fill train, dev
 and test by their shares, a generated question's document whole in one part (its ``doc_id``; a set's question is
 its own group). `training_subsets` cuts one seeded shuffle of the training part at the paper's thresholds (1, 10,
-1,000, 10,000, 50,000, 100,000; those the part does not reach are left out, the whole part added), so each subset
+1,000, 10,000, 50,000, 100,000; a size the part does not reach is the whole part), so each subset
 holds the smaller ones. `perspective_training_sets` gives the training questions of each perspective. `run`
 trains a solver on each training set and evaluates it on one test set; `matrix` prints the rows as the paper's
 tables (error rate per test perspective, WinoGender consistency).
@@ -103,13 +103,13 @@ def pooled_split(questions: Sequence[Question], shares: tuple[int, ...] = (8, 1,
 
 def training_subsets(train: Sequence[Question], sizes: Sequence[int] = PAPER_SIZES, seed: int = 0
                      ) -> dict[int, list[Question]]:
-    """Nested training subsets: the first ``size`` questions of one seeded shuffle, for each size the training
-    part reaches, and the whole part."""
+    """Nested training subsets: the first ``size`` questions of one seeded shuffle for each size, a size beyond
+    the training part being the whole part; no size is added unasked, so a curve on a CPU can stop at 1,000."""
     if any(size < 1 for size in sizes):
         raise HarmonizeError(f"training sizes are positive numbers of questions (not {list(sizes)})")
     order = list(train)
     random.Random(seed).shuffle(order)
-    kept = sorted({size for size in sizes if size < len(order)} | {len(order)})
+    kept = sorted({min(size, len(order)) for size in sizes})
     return {size: order[:size] for size in kept if size}
 
 
