@@ -9,10 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from harmonize.errors import HarmonizeError
 from harmonize.pcr import read_questions, write_questions, write_split
-from harmonize.pcr.evaluate import evaluate, table
+from harmonize.pcr.evaluate import best_bm25_scores, evaluate, table
 from harmonize.pcr.experiments import (
     PAPER_SIZES,
     matrix,
@@ -132,3 +134,21 @@ def test_the_command_line_splits_and_runs_the_experiments(tmp_path: Path) -> Non
     assert done.returncode == 1 and "positive whole numbers" in done.stderr
     assert write_split([question(i) for i in range(10)], tmp_path / "one", to="pcr4all") == {
         "train": 8, "dev": 1, "test": 1}
+
+
+# Few words, so that documents share them, some repeat, and a word can be in more than half (a floored idf).
+_TEXTS = st.lists(st.sampled_from(["the", "cat", "sat", "dog", "ran", "away", "Trophy", "suitcase", "_", "!"]),
+                  max_size=12).map(" ".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_TEXTS, min_size=1, max_size=12), st.lists(_TEXTS, max_size=5))
+def test_best_bm25_scores_are_rank_bm25s_to_the_last_bit(documents: list[str], queries: list[str]) -> None:
+    """The inverted index gives each query the very float rank_bm25's full scan gives (buckets and cut-offs
+    depend on it)."""
+    from rank_bm25 import BM25Okapi
+
+    from harmonize.pcr.evaluate import tokens
+
+    index = BM25Okapi([tokens(text) or ["_"] for text in documents])
+    assert best_bm25_scores(documents, queries) == [float(max(index.get_scores(tokens(q)))) for q in queries]

@@ -156,11 +156,8 @@ def relevance_labels(pairs: Sequence[tuple[Question, int]], train: Sequence[Ques
     the test question against every training question, the best score kept (its nearest training question, as
     Emami et al. 2020); buckets at the ``cutoffs`` ([0, c1], (c1, c2], ..., (cn, inf)), else ``buckets`` parts of
     equal size named by their score range."""
-    from rank_bm25 import BM25Okapi  # imported here: only evaluation with --train needs it
-
-    index = BM25Okapi([tokens(q.sentence) or ["_"] for q in train])
-    scores = sorted(((float(max(index.get_scores(tokens(q.sentence)))), (q, p)) for q, p in pairs),
-                    key=lambda item: item[0])
+    best = best_bm25_scores([q.sentence for q in train], [q.sentence for q, _ in pairs])
+    scores = sorted(zip(best, pairs, strict=True), key=lambda item: item[0])
     if cutoffs:
         bounds = sorted(cutoffs)
         names = [f"BM25 [0, {bounds[0]:g}]", *(f"BM25 ({a:g}, {b:g}]" for a, b in zip(bounds, bounds[1:])),
@@ -172,6 +169,39 @@ def relevance_labels(pairs: Sequence[tuple[Question, int]], train: Sequence[Ques
         if chunk:
             labelled += [(f"BM25 {chunk[0][0]:.1f}-{chunk[-1][0]:.1f}", pair) for _, pair in chunk]
     return list(dict.fromkeys(label for label, _ in labelled)), labelled
+
+
+def best_bm25_scores(documents: Sequence[str], queries: Sequence[str]) -> list[float]:
+    """Each query's best BM25 score (Okapi, as the ``rank_bm25`` package scores it) against ``documents``, equal to
+    ``max(BM25Okapi(documents).get_scores(query))`` to the last bit, but through an inverted index: that package
+    looks every query word up in every document, minutes for a thousand questions against ten thousand."""
+    import numpy as np
+    from rank_bm25 import BM25Okapi  # imported here: only evaluation with --train needs it
+
+    index = BM25Okapi([tokens(text) or ["_"] for text in documents])
+    postings: dict[str, tuple[list[int], list[int]]] = {}
+    for number, frequencies in enumerate(index.doc_freqs):
+        for word, count in frequencies.items():
+            entry = postings.setdefault(word, ([], []))
+            entry[0].append(number)
+            entry[1].append(count)
+    lengths = np.array(index.doc_len)
+    # Each word's share of the score in the documents holding it, in rank_bm25's own expression and order, so that
+    # the sums are the same floating-point numbers (a document without the word adds exactly 0 there).
+    shares = {}
+    for word, (numbers, counts) in postings.items():
+        frequency, length = np.array(counts), lengths[numbers]
+        shares[word] = (np.array(numbers), (index.idf.get(word) or 0) * (
+            frequency * (index.k1 + 1) / (frequency + index.k1 * (1 - index.b + index.b * length / index.avgdl))))
+    best = []
+    for query in queries:
+        score = np.zeros(index.corpus_size)
+        for word in tokens(query):
+            if word in shares:
+                numbers, share = shares[word]
+                score[numbers] += share
+        best.append(float(score.max()))
+    return best
 
 
 def polarity_correlation(pairs: Sequence[tuple[Question, int]], train: Sequence[Question]) -> tuple[float, float]:
