@@ -685,6 +685,12 @@ PcrPlacement = Annotated[str, typer.Option(
          "WinoGrande (encoder solver).")]
 PcrDevice = Annotated[str, typer.Option(help="auto (CUDA when present), cpu or cuda.")]
 PcrTableStyle = Annotated[str, typer.Option("--format", help="text, markdown, latex")]
+# The training and test questions of pcr curve and transfer.
+PcrTrainFile = Annotated[Path, typer.Argument(help="Training questions (JSONL).", show_default=False)]
+PcrTestFile = Annotated[Path, typer.Argument(help="Test questions (JSONL).", show_default=False)]
+PcrGenderFile = Annotated[Path | None, typer.Option(help="Gender test questions: the consistency column.")]
+PcrTrainedSolver = Annotated[str, typer.Option(help="encoder, or agreement (does not train: a flat baseline).")]
+PcrLenient = Annotated[bool, typer.Option(help="Skip broken lines and report them instead of stopping.")]
 
 
 @pcr_app.command("solve", epilog=_examples(
@@ -767,14 +773,14 @@ def pcr_evaluate(
     relevance and polarity views."""
     from harmonize.pcr import evaluate as pcr
     from harmonize.pcr import read_questions
+    from harmonize.pcr.experiments import parse_cutoffs
 
-    if style not in ("text", "markdown", "latex"):
-        raise HarmonizeError(f"--format {style!r}: text, markdown or latex")
+    _check_style(style)
     report = Report()
     gold_questions = read_questions(gold, lenient, report)
     answers = pcr.paired_answers(gold_questions, read_questions(predicted, lenient, report), str(predicted))
     result = pcr.evaluate(gold_questions, answers, read_questions(train, lenient, report) if train else None,
-                          buckets, pcr.parse_cutoffs(bm25_cutoffs) if bm25_cutoffs else None)
+                          buckets, parse_cutoffs(bm25_cutoffs) if bm25_cutoffs else None)
     _say_report(report)
     if as_json:
         typer.echo(json.dumps(pcr.as_json(result), indent=2))
@@ -814,11 +820,17 @@ def pcr_split(
     _say(f"wrote {', '.join(f'{n} {name}' for name, n in counts.items())} questions to {output}")
 
 
-def _pcr_sets(train: Path, test: Path, gender: Path | None, lenient: bool, report: Report):
+def _pcr_experiment(train: Path, test: Path, gender: Path | None, lenient: bool, style: str, solver: str,
+                    **settings):
+    """What pcr curve and transfer both start from: the report, the training and tested questions (the gender
+    test after the test), and the solver that trains on a set and answers the tested."""
     from harmonize.pcr import read_questions
+    from harmonize.pcr.experiments import trained_solver
 
+    _check_style(style)
+    report = Report()
     tested = read_questions(test, lenient, report) + (read_questions(gender, lenient, report) if gender else [])
-    return read_questions(train, lenient, report), tested
+    return report, read_questions(train, lenient, report), tested, trained_solver(solver, report, _say, **settings)
 
 
 @pcr_app.command("curve", epilog=_examples(
@@ -826,13 +838,12 @@ def _pcr_sets(train: Path, test: Path, gender: Path | None, lenient: bool, repor
     "harmonize pcr curve train.jsonl test.jsonl --sizes 10,100,1000 --device cpu",
 ))
 def pcr_curve(
-    train: Annotated[Path, typer.Argument(help="Training questions (JSONL).", show_default=False)],
-    test: Annotated[Path, typer.Argument(help="Test questions (JSONL).", show_default=False)],
-    gender: Annotated[Path | None, typer.Option(help="Gender test questions: the consistency column.")] = None,
+    train: PcrTrainFile,
+    test: PcrTestFile,
+    gender: PcrGenderFile = None,
     sizes: Annotated[str, typer.Option(help="Training sizes (the paper's; one beyond the training set is the whole "
                                             "set).")] = "1,10,1000,10000,50000,100000",
-    solver: Annotated[str, typer.Option(help="encoder, or agreement (does not train: a flat baseline).")]
-    = "encoder",
+    solver: PcrTrainedSolver = "encoder",
     encoder: PcrEncoder = "minilm",
     epochs: PcrEpochs = 3,
     rate: PcrRate = 1e-5,
@@ -842,17 +853,15 @@ def pcr_curve(
     device: PcrDevice = "auto",
     style: PcrTableStyle = "text",
     plot_path: Annotated[Path | None, typer.Option("--plot", help="Write the curve (PNG/SVG/PDF).")] = None,
-    lenient: Annotated[bool, typer.Option(help="Skip broken lines and report them instead of stopping.")] = False,
+    lenient: PcrLenient = False,
 ) -> None:
     """PCR4ALL's Figure 1: train on nested seeded subsets of the training questions, error rate per test
     perspective for each size."""
-    from harmonize.pcr.experiments import matrix, parse_sizes, plot_curve, run, trained_solver, training_subsets
+    from harmonize.pcr.experiments import matrix, parse_sizes, plot_curve, run, training_subsets
 
-    _check_style(style)
-    report = Report()
-    questions, tested = _pcr_sets(train, test, gender, lenient, report)
-    solve = trained_solver(solver, report, _say, encoder=encoder, epochs=epochs, rate=rate, batch=batch, seed=seed,
-                           device=device, placement=placement)
+    report, questions, tested, solve = _pcr_experiment(
+        train, test, gender, lenient, style, solver, encoder=encoder, epochs=epochs, rate=rate, batch=batch,
+        seed=seed, device=device, placement=placement)
     results = run(training_subsets(questions, parse_sizes(sizes), seed), tested, solve, _say)
     _say_report(report)
     typer.echo(matrix(results, style, "size"), nl=False)
@@ -866,11 +875,10 @@ def pcr_curve(
     "harmonize pcr transfer train.jsonl test.jsonl --solver agreement",
 ))
 def pcr_transfer(
-    train: Annotated[Path, typer.Argument(help="Training questions (JSONL).", show_default=False)],
-    test: Annotated[Path, typer.Argument(help="Test questions (JSONL).", show_default=False)],
-    gender: Annotated[Path | None, typer.Option(help="Gender test questions: the consistency column.")] = None,
-    solver: Annotated[str, typer.Option(help="encoder, or agreement (does not train: a flat baseline).")]
-    = "encoder",
+    train: PcrTrainFile,
+    test: PcrTestFile,
+    gender: PcrGenderFile = None,
+    solver: PcrTrainedSolver = "encoder",
     encoder: PcrEncoder = "minilm",
     epochs: PcrEpochs = 3,
     rate: PcrRate = 1e-5,
@@ -879,17 +887,15 @@ def pcr_transfer(
     seed: Annotated[int, typer.Option(help="Seed of initialisation and order.")] = 0,
     device: PcrDevice = "auto",
     style: PcrTableStyle = "text",
-    lenient: Annotated[bool, typer.Option(help="Skip broken lines and report them instead of stopping.")] = False,
+    lenient: PcrLenient = False,
 ) -> None:
     """PCR4ALL's Table 4: train on all training questions, then on each perspective's, and test on every
     perspective."""
-    from harmonize.pcr.experiments import matrix, perspective_training_sets, run, trained_solver
+    from harmonize.pcr.experiments import matrix, perspective_training_sets, run
 
-    _check_style(style)
-    report = Report()
-    questions, tested = _pcr_sets(train, test, gender, lenient, report)
-    solve = trained_solver(solver, report, _say, encoder=encoder, epochs=epochs, rate=rate, batch=batch, seed=seed,
-                           device=device, placement=placement)
+    report, questions, tested, solve = _pcr_experiment(
+        train, test, gender, lenient, style, solver, encoder=encoder, epochs=epochs, rate=rate, batch=batch,
+        seed=seed, device=device, placement=placement)
     results = run(perspective_training_sets(questions), tested, solve, _say)
     _say_report(report)
     typer.echo(matrix(results, style), nl=False)

@@ -231,17 +231,6 @@ def polarity_correlation(pairs: Sequence[tuple[Question, int]], train: Sequence[
     return (float(rho), float(p_value))
 
 
-def parse_cutoffs(text: str) -> list[float]:
-    """``47,71,120`` as BM25 cut-offs, or an error."""
-    try:
-        cutoffs = [float(value) for value in text.split(",")]
-    except ValueError:
-        cutoffs = []
-    if not cutoffs or min(cutoffs) < 0:
-        raise HarmonizeError(f"BM25 cut-offs {text!r}: non-negative numbers, e.g. 47,71,120")
-    return cutoffs
-
-
 def _rate(row: Row) -> str:
     return "-" if row.error_rate is None else f"{row.error_rate:.2f}"
 

@@ -27,26 +27,36 @@ PARTS = ("train", "dev", "test")
 TRAINING_PERSPECTIVES = ("is_linguistic", "is_knowledge", "is_formal", "is_casual", "is_medical")
 
 
+def _numbers(text: str, kind: type, separator: str = ",") -> list:
+    """``text``'s items as numbers of ``kind``; empty where one is no such number."""
+    try:
+        return [kind(item) for item in text.split(separator)]
+    except ValueError:
+        return []
+
+
 def parse_shares(text: str) -> tuple[int, int, int]:
     """``8:1:1`` as three shares, or an error saying what a split is."""
-    try:
-        shares = tuple(int(share) for share in text.split(":"))
-    except ValueError:
-        shares = ()
+    shares = _numbers(text, int, ":")
     if len(shares) != 3 or min(shares) < 0 or not sum(shares):
         raise HarmonizeError(f"split {text!r}: three whole numbers, e.g. 8:1:1")
-    return shares  # type: ignore[return-value]
+    return tuple(shares)  # type: ignore[return-value]
 
 
 def parse_sizes(text: str) -> list[int]:
     """``1,10,1000`` as training sizes, or an error."""
-    try:
-        sizes = [int(size) for size in text.split(",")]
-    except ValueError:
-        sizes = []
+    sizes = _numbers(text, int)
     if not sizes or min(sizes) < 1:
         raise HarmonizeError(f"sizes {text!r}: positive whole numbers, e.g. 1,10,1000")
     return sizes
+
+
+def parse_cutoffs(text: str) -> list[float]:
+    """``47,71,120`` as BM25 cut-offs (`harmonize.pcr.evaluate.evaluate`), or an error."""
+    cutoffs = _numbers(text, float)
+    if not cutoffs or min(cutoffs) < 0:
+        raise HarmonizeError(f"BM25 cut-offs {text!r}: non-negative numbers, e.g. 47,71,120")
+    return cutoffs
 
 
 def statistics(questions: Sequence[Question]) -> str:
