@@ -65,12 +65,9 @@ def _as_document(question: Question, number: int) -> _Asked | str:
     """The question's text with its pronoun in the place of its ``_`` as a document, or why it cannot be one."""
     if not question.pronoun:
         return NO_PRONOUN
-    sentence = question.sentence
-    blank = question.offsets.get("pronoun")
-    if blank is None or sentence[blank[0]:blank[1]] != "_":
-        if "_" not in sentence:
-            return NO_PRONOUN
-        blank = [sentence.index("_"), sentence.index("_") + 1]
+    sentence, blank = question.sentence, question.blank
+    if blank is None:
+        return NO_PRONOUN
     shift = len(question.pronoun) - (blank[1] - blank[0])
     text = sentence[:blank[0]] + question.pronoun + sentence[blank[1]:]
     spans = []

@@ -46,12 +46,9 @@ def filled_span(question: Question, option: int, placement: str = "apposition") 
     """The sentence with option 1 or 2 beside the pronoun ("it, the trophy,": ``apposition``, where the question
     has a pronoun) or in its place (``replace``, or no pronoun), and the [start, end) of what was written there."""
     text = question.option1 if option == 1 else question.option2
-    span = question.offsets.get("pronoun")
-    if span is None or question.sentence[span[0]:span[1]] != "_":
-        if "_" not in question.sentence:
-            raise HarmonizeError(f"question {question.sentence[:60]!r}: no '_' to put an option in")
-        start = question.sentence.index("_")
-        span = [start, start + 1]
+    span = question.blank
+    if span is None:
+        raise HarmonizeError(f"question {question.sentence[:60]!r}: no '_' to put an option in")
     after = question.sentence[span[1]:]
     if placement == "apposition" and question.pronoun:
         # No comma of ours before punctuation or the end ("... beat it, the trophy." not "the trophy,.").

@@ -51,6 +51,15 @@ class Question:
         return (self.sentence, self.pronoun, *sorted((self.option1, self.option2)), self.answer_text)
 
     @property
+    def blank(self) -> tuple[int, int] | None:
+        """[start, end) of the pronoun's ``_`` in ``sentence``: where ``offsets`` says, else the first ``_`` (a
+        set's question without offsets); None where the sentence has none."""
+        span = self.offsets.get("pronoun")
+        if span is None or self.sentence[span[0]:span[1]] != "_":
+            span = blank_offset(self.sentence)
+        return None if span is None else (span[0], span[1])
+
+    @property
     def answer_text(self) -> str | None:
         """The right option's text; None without a label or where neither is right."""
         return (self.option1, self.option2)[self.answer - 1] if self.answer in (1, 2) else None
