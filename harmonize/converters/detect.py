@@ -40,7 +40,8 @@ def candidates(path: Path) -> list[str]:
 
 
 def _folder_candidates(folder: Path) -> list[str]:
-    if (folder / "dep").is_dir() and ((folder / "coref_tsv").is_dir() or (folder / "splits.md").is_file()):
+    if (folder / "dep").is_dir() and ((folder / "coref_tsv").is_dir() or (folder / "splits.md").is_file()
+                                      or (folder / "coref" / "gum" / "tsv").is_dir()):
         return ["gum"]
     found = formats_for(folder)
     if "parquet" in found:

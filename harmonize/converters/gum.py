@@ -69,7 +69,7 @@ def splits_beside(files: list[Path]) -> dict[str, str]:
     ``dep/`` and its top)."""
     split_of: dict[str, str] = {}
     for folder in {path.parent for path in files}:
-        for candidate in (folder, folder.parent):
+        for candidate in (folder, *folder.parents[:3]):  # the repository's coref/gum/tsv/ is three below its top
             if (candidate / "splits.md").exists():
                 split_of.update({document: name for name, documents in read_splits(candidate).items()
                                  for document in documents})
@@ -77,8 +77,9 @@ def splits_beside(files: list[Path]) -> dict[str, str]:
 
 
 def tsv_files(folder: Path) -> list[Path]:
-    """The documents of a GUM release folder (``coref_tsv/``; ``tsv/`` in ``reddit_masked/``) or of a TSV folder."""
-    for inner in (folder / "coref_tsv", folder / "tsv"):
+    """The documents of a GUM release folder (the repository's ``coref/gum/tsv/``, or ``coref_tsv/``; ``tsv/`` in
+    ``reddit_masked/``) or of a TSV folder."""
+    for inner in (folder / "coref" / "gum" / "tsv", folder / "coref_tsv", folder / "tsv"):
         if inner.is_dir():
             return sorted(inner.glob("*.tsv"))
     return sorted(folder.glob("*.tsv"))
@@ -92,7 +93,7 @@ def read_gum(path: str | Path, lenient: bool = False, report: Report | None = No
     check_choice("bridge_types", bridge_types or "drop", ("drop", "keep"))
     path = Path(path)
     report = report if report is not None else Report()
-    dep = path.parent.parent / "dep" / f"{path.stem}.conllu"
+    dep = _trees_of(path)
     if not dep.exists():
         raise FormatError(str(path), None, f"no UD trees for it: {dep} not found")
     corpus = read_corefud(dep, True, Report(), coreference=False)  # the trees; coreference comes from the TSV
@@ -118,6 +119,15 @@ def read_gum(path: str | Path, lenient: bool = False, report: Report | None = No
     document.source = str(path)
     corpus.meta["source"] = str(path)
     return corpus
+
+
+def _trees_of(tsv: Path) -> Path:
+    """The UD trees of a GUM TSV: ``../dep/NAME.conllu`` beside ``coref_tsv/``, or the repository's ``dep/`` three
+    levels above ``coref/gum/tsv/``."""
+    beside = tsv.parent.parent / "dep" / f"{tsv.stem}.conllu"
+    if beside.exists() or len(tsv.parents) < 4 or tsv.parents[1].name != "gum" or tsv.parents[2].name != "coref":
+        return beside
+    return tsv.parents[3] / "dep" / f"{tsv.stem}.conllu"
 
 
 def read_tsv_coreference(path: str, document: Document, problem: Problems, text: str) -> None:
