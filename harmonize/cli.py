@@ -50,9 +50,65 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
-def _main(version: Annotated[bool, typer.Option(
-        "--version", callback=_version, is_eager=True, help="Print harmonize's version and exit.")] = False) -> None:
-    """Bring coreference corpora into one model and back out again."""
+def _main(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True, help="Print harmonize's version and exit.")] = False,
+    fetch: Annotated[bool, typer.Option(
+        "--fetch", help="Fetch a corpus named by id (`harmonize corpora list`) that is not in the cache yet, "
+                        "instead of saying how to. [env: HARMONIZE_FETCH]")] = False,
+    offline: Annotated[bool, typer.Option(
+        "--offline", help="Open no connection: cached corpora only. [env: HARMONIZE_OFFLINE]")] = False,
+    cache_dir: Annotated[Path | None, typer.Option(
+        "--cache-dir", help="Where fetched corpora are kept. [env: HARMONIZE_DATA_DIR; default: the user cache "
+                            "folder]", show_default=False)] = None,
+    mirror: Annotated[list[str] | None, typer.Option(
+        "--mirror", help="A base URL tried before each corpus' own sources (BASE/ID/VERSION/NAME), repeatable. "
+                         "[env: HARMONIZE_MIRROR]", show_default=False)] = None,
+) -> None:
+    """Bring coreference corpora into one model and back out again.
+
+    An input may be a corpus id wherever a path goes (`gum`, `gum@7.2.0`, `litbank/coref/brat/`): an existing
+    path wins; `harmonize corpora` fetches, verifies and cites them."""
+    # The process' settings, as the environment holds them: worker processes and every command read them there.
+    import os
+
+    from harmonize.corpora import ENV_CACHE, ENV_FETCH, ENV_MIRROR, ENV_OFFLINE
+
+    if fetch:
+        os.environ[ENV_FETCH] = "1"
+    if offline:
+        os.environ[ENV_OFFLINE] = "1"
+    if cache_dir is not None:
+        os.environ[ENV_CACHE] = str(cache_dir)
+    if mirror:
+        os.environ[ENV_MIRROR] = " ".join([*mirror, *os.environ.get(ENV_MIRROR, "").split()])
+
+
+_CORPUS_FORMATS = "harmonize.corpus formats"  # click context meta: a resolved corpus path -> its catalog reader
+
+
+def _corpus_ids(ctx: typer.Context, value: Path | list[Path] | None) -> Path | list[Path] | None:
+    """An input naming a corpus id (ID, ID@VERSION, ID/PATH) where no such path exists: its path in the cache, its
+    catalog reader kept for format detection (`_detected`)."""
+    if value is None or ctx.resilient_parsing:
+        return value
+    from harmonize import corpora
+
+    config = None
+
+    def one(path: Path) -> Path:
+        nonlocal config
+        if path.exists() or str(path) == "-":
+            return path
+        config = config or corpora.settings(progress=sys.stderr.isatty(), say=_say)
+        resolved = corpora.resolve(path, config, fetch_missing=corpora.fetch_wanted())
+        if resolved is None:
+            return path
+        if resolved.format:
+            ctx.meta.setdefault(_CORPUS_FORMATS, {})[resolved.path] = resolved.format
+        return resolved.path
+
+    return [one(p) for p in value] if isinstance(value, list) else one(value)
 
 
 def _examples(*commands: str) -> str:
@@ -97,7 +153,7 @@ def list_rules() -> None:
     "harmonize convert gum/ --from gum --to conll2012 --rules ontogum -o og/",
 ))
 def convert(
-    inputs: Annotated[list[Path] | None, typer.Argument(
+    inputs: Annotated[list[Path] | None, typer.Argument(callback=_corpus_ids, 
         help="Input files or folders; - reads one file from standard input.", show_default=False)] = None,
     source: Annotated[str | None, typer.Option(
         "--from", help="Input format (see `harmonize formats`; default: detected from the inputs' names and first lines).", show_default=False)] = None,
@@ -182,8 +238,8 @@ def convert(
     "harmonize score gold.conllu a.conllu b.conllu --table latex --plot plot.svg",
 ))
 def score(
-    key: Annotated[Path, typer.Argument(help="Gold file, or a folder of them (documents paired by id).")],
-    responses: Annotated[list[Path], typer.Argument(
+    key: Annotated[Path, typer.Argument(callback=_corpus_ids, help="Gold file, or a folder of them (documents paired by id).")],
+    responses: Annotated[list[Path], typer.Argument(callback=_corpus_ids, 
         help="System file or folder; several systems are compared on the same documents, each pair tested.",
         show_default=False)],
     source: Annotated[str | None, typer.Option(
@@ -295,7 +351,7 @@ def score(
     "harmonize compare ontogum/ -r gum/ontogum_official_v7.2.0/conll",
 ))
 def compare(
-    ours: Annotated[list[Path], typer.Argument(help="Our conversion: files or folders.", show_default=False)],
+    ours: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Our conversion: files or folders.", show_default=False)],
     reference: Annotated[Path, typer.Option("--reference", "-r", help="The reference conversion (file or folder).")],
     source: Annotated[str, typer.Option("--from", "--format", help="Format of both sides.")] = "conll2012",
     key_format: Annotated[str | None, typer.Option(
@@ -332,8 +388,8 @@ def compare(
     "harmonize diff ecb-gold.conllu ecb-out.conllu --cross-document topic",
 ))
 def diff(
-    key: Annotated[Path, typer.Argument(help="Gold file, or a folder of them (documents paired by id).")],
-    response: Annotated[Path, typer.Argument(help="System (or second annotator's) file or folder.")],
+    key: Annotated[Path, typer.Argument(callback=_corpus_ids, help="Gold file, or a folder of them (documents paired by id).")],
+    response: Annotated[Path, typer.Argument(callback=_corpus_ids, help="System (or second annotator's) file or folder.")],
     source: Annotated[str | None, typer.Option(
         "--format", help="Format of both sides (default: each side's detected from its names and first lines).",
         show_default=False)] = None,
@@ -438,7 +494,7 @@ def build(
     "harmonize view litbank/brat/ --from brat -o litbank-pages/",
 ))
 def view(
-    inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
+    inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Input files or folders.", show_default=False)],
     source: Annotated[str | None, typer.Option(
         "--from", help="Input format (see `harmonize formats`; default: detected from the inputs' names and first lines).", show_default=False)] = None,
     output: Annotated[Path, typer.Option("-o", "--output", help="NAME.html: one self-contained page (every "
@@ -469,7 +525,7 @@ def view(
     "harmonize stats ECB+/ --from ecbplus --tables cross_document --by topic",
 ))
 def stats(
-    inputs: Annotated[list[Path], typer.Argument(
+    inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, 
         help="Input files or folders; - reads one file from standard input.", show_default=False)],
     source: Annotated[str | None, typer.Option(
         "--from", help="Input format (see `harmonize formats`; default: detected from the inputs' names and first lines).", show_default=False)] = None,
@@ -529,6 +585,209 @@ def stats(
     _say_report(report)
 
 
+corpora_app = typer.Typer(no_args_is_help=True, help="The public coreference corpora by name: list, fetch, "
+                          "verify, cite and mirror them (a catalog shipped with harmonize).")
+app.add_typer(corpora_app, name="corpora")
+
+CacheDir = Annotated[Path | None, typer.Option(
+    "--cache-dir", help="The cache folder. [env: HARMONIZE_DATA_DIR; default: the user cache folder]",
+    show_default=False)]
+Mirrors = Annotated[list[str] | None, typer.Option(
+    "--mirror", help="Base URL (http, https, file) tried first, as BASE/ID/VERSION/NAME; repeatable, in order. "
+                     "[env: HARMONIZE_MIRROR]", show_default=False)]
+Offline = Annotated[bool, typer.Option("--offline", help="Open no connection. [env: HARMONIZE_OFFLINE]")]
+Quiet = Annotated[bool, typer.Option("-q", "--quiet", help="Print errors only: no progress, no notes.")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON (no progress bars).")]
+CorpusIds = Annotated[list[str], typer.Argument(help="Corpus ids: ID or ID@VERSION.", show_default=False)]
+CorpusId = Annotated[str, typer.Argument(help="A corpus id: ID or ID@VERSION.", show_default=False)]
+
+
+def _corpora_settings(cache_dir: Path | None, mirrors: list[str] | None = None, offline: bool = False,
+                      quiet: bool = False, as_json: bool = False):  # noqa: ANN202 - harmonize.corpora.Settings
+    from harmonize import corpora
+
+    return corpora.settings(cache_dir=cache_dir, mirrors=mirrors or (), offline=True if offline else None,
+                            progress=sys.stderr.isatty() and not (quiet or as_json),
+                            say=(lambda message: None) if quiet else _say)
+
+
+@corpora_app.command("list", epilog=_examples(
+    "harmonize corpora list",
+    "harmonize corpora list --language de",
+    "harmonize corpora list --access manual --json",
+))
+def corpora_list(
+    language: Annotated[str | None, typer.Option(help="Only corpora in this language (ISO 639 code).")] = None,
+    access: Annotated[str | None, typer.Option(help="Only public, registration or manual corpora.")] = None,
+    as_json: AsJson = False,
+    cache_dir: CacheDir = None,
+) -> None:
+    """List the catalog: id@version, languages, access, license, and whether it is cached here."""
+    from harmonize import corpora
+
+    found = corpora.list_corpora(language, access, _corpora_settings(cache_dir, as_json=True))
+    if as_json:
+        typer.echo(json.dumps([{"id": s.entry.id, "version": s.entry.version, "key": s.entry.key,
+                                "name": s.entry.name, "languages": list(s.entry.languages),
+                                "access": s.entry.access, "license": s.entry.license.spdx, "cached": s.cached,
+                                "path": str(s.path)} for s in found], indent=2, ensure_ascii=False))
+        return
+    rows = [(s.entry.key, ",".join(s.entry.languages)[:17], s.entry.access, s.entry.license.spdx,
+             "cached" if s.cached else "-", s.entry.name) for s in found]
+    widths = [max(len(row[i]) for row in [("ID@VERSION", "LANGUAGES", "ACCESS", "LICENSE", "CACHE", ""), *rows])
+              for i in range(5)]
+    for row in [("ID@VERSION", "LANGUAGES", "ACCESS", "LICENSE", "CACHE", "NAME"), *rows]:
+        typer.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[5])
+
+
+@corpora_app.command("info", epilog=_examples("harmonize corpora info gum", "harmonize corpora info gum@7.2.0 --json"))
+def corpora_info(spec: CorpusId, as_json: AsJson = False, cache_dir: CacheDir = None) -> None:
+    """Everything the catalog says of a corpus: license, citation, size, version, sources, cache path, status."""
+    from harmonize import corpora
+
+    described = corpora.info(spec, _corpora_settings(cache_dir, as_json=True))
+    if as_json:
+        typer.echo(json.dumps(described, indent=2, ensure_ascii=False))
+        return
+    lic = described["license"]
+    lines = [f"{described['key']}: {described['name']}",
+             f"  languages: {', '.join(described['languages'])}; access: {described['access']}",
+             f"  license: {lic['spdx']} ({lic['url']}); redistributable: "
+             f"{ {True: 'yes', False: 'no', None: 'not stated'}[lic['redistributable']]}"
+             + (f"; {lic['note']}" if lic["note"] else ""),
+             f"  homepage: {described['homepage']}"]
+    if described["paper_version"]:
+        lines.append(f"  version in papers: {described['paper_version']}")
+    if described["size"]:
+        lines.append("  size: " + ", ".join(f"{v:,} {k}" for k, v in described["size"].items()))
+    if described["reader"]:
+        lines.append(f"  reader: {described['reader']}" + (f" on {described['path']}" if described["path"] else "")
+                     + "".join(f"; {p['path']}: {p['reader']}" for p in described["parts"]))
+    for source in described["sources"]:
+        pinned = f" at {source['commit']}" + (f" ({source['tag']})" if source["tag"] else "") if source["commit"] \
+            else ""
+        lines.append(f"  source: {source['url']}{pinned}")
+        lines.extend(f"    mirror: {url}" for url in source["mirrors"])
+        lines.append(f"    verified by: {source['verified_by']}" + (f" ({source['files']} files)" if source["files"]
+                                                                     else ""))
+    lines.extend(f"  note: {note}" for note in described["notes"])
+    if described["instructions"]:
+        lines.append("  how to get it: " + " ".join(described["instructions"].split()))
+    lines.append(f"  cache: {described['cache_path']} ({described['status']})")
+    typer.echo("\n".join(lines))
+
+
+@corpora_app.command("fetch", epilog=_examples(
+    "harmonize corpora fetch gum litbank",
+    "harmonize corpora fetch gum@7.2.0 --mirror https://data.example.org/corpora",
+    "HARMONIZE_DATA_DIR=/scratch/corpora harmonize corpora fetch ecbplus",
+))
+def corpora_fetch(
+    specs: CorpusIds,
+    mirror: Mirrors = None,
+    force: Annotated[bool, typer.Option(help="Fetch again even where the cache has it.")] = False,
+    unverified: Annotated[bool, typer.Option(
+        help="Keep a download whose content differs from the catalog, recorded as unverified.")] = False,
+    offline: Offline = False,
+    quiet: Quiet = False,
+    cache_dir: CacheDir = None,
+) -> None:
+    """Download corpora into the cache, verify them by content, and say where they are."""
+    from harmonize import corpora
+
+    config = _corpora_settings(cache_dir, mirror, offline, quiet)
+    for done in corpora.fetch(specs, config, force=force, unverified=unverified):
+        for note in [] if quiet else done.notes:
+            _say(f"note: {note}")
+        if not quiet:
+            _say(f"{done.entry.key}: {'fetched into' if done.fetched else 'already in the cache at'} {done.path}")
+
+
+@corpora_app.command("add", epilog=_examples(
+    "harmonize corpora add ontonotes --from conll-2012/",
+    "harmonize corpora add rucoco --from ~/Downloads/v1.0.0.zip",
+))
+def corpora_add(
+    spec: CorpusId,
+    source: Annotated[Path, typer.Option("--from", help="The downloaded file, or a folder laid out as the corpus.")],
+    unverified: Annotated[bool, typer.Option(
+        help="Keep files that differ from the catalog (or a part of the corpus), recorded as unverified.")] = False,
+    quiet: Quiet = False,
+    cache_dir: CacheDir = None,
+) -> None:
+    """Put licensed or hand-downloaded data into the cache, verified against the catalog's entry."""
+    from harmonize import corpora
+
+    done = corpora.add(spec, source, _corpora_settings(cache_dir, quiet=quiet), unverified=unverified)
+    for note in [] if quiet else done.notes:
+        _say(f"note: {note}")
+    if not quiet:
+        _say(f"{done.entry.key}: added to {done.path}")
+
+
+@corpora_app.command("path", epilog=_examples("harmonize corpora path gum", "ls $(harmonize corpora path litbank)"))
+def corpora_path(spec: CorpusId, cache_dir: CacheDir = None) -> None:
+    """Print where the cached corpus is."""
+    from harmonize import corpora
+
+    typer.echo(corpora.path(spec, _corpora_settings(cache_dir)))
+
+
+@corpora_app.command("cite", epilog=_examples("harmonize corpora cite gum", "harmonize corpora cite litbank >> refs.bib"))
+def corpora_cite(specs: CorpusIds, cache_dir: CacheDir = None) -> None:
+    """Print the corpora's BibTeX."""
+    from harmonize import corpora
+
+    config = _corpora_settings(cache_dir)
+    typer.echo("\n".join(corpora.cite(spec, config) for spec in specs), nl=False)
+
+
+@corpora_app.command("verify", epilog=_examples("harmonize corpora verify gum"))
+def corpora_verify(specs: CorpusIds, cache_dir: CacheDir = None) -> None:
+    """Hash the cached files again: exit 1 where any changed, went missing or was added since the fetch."""
+    from harmonize import corpora
+
+    config = _corpora_settings(cache_dir)
+    failed = False
+    for spec in specs:
+        found = corpora.verify(spec, config)
+        if found.ok:
+            _say(f"{found.entry.key}: {found.checked} files as fetched ({found.recorded_as})")
+            continue
+        failed = True
+        for kind, paths in (("changed", found.changed), ("missing", found.missing), ("added", found.added)):
+            if paths:
+                _say(f"{found.entry.key}: {len(paths)} file(s) {kind}, e.g. {paths[0]}")
+    if failed:
+        raise typer.Exit(1)
+
+
+@corpora_app.command("remove", epilog=_examples("harmonize corpora remove gum@7.2.0"))
+def corpora_remove(specs: CorpusIds, cache_dir: CacheDir = None) -> None:
+    """Take corpora out of the cache."""
+    from harmonize import corpora
+
+    config = _corpora_settings(cache_dir)
+    for spec in specs:
+        _say(f"{spec}: {'removed' if corpora.remove(spec, config) else 'was not in the cache'}")
+
+
+@corpora_app.command("mirror", epilog=_examples(
+    "harmonize corpora mirror gum litbank -o /srv/www/corpora",
+    "harmonize corpora fetch gum --mirror file:///srv/www/corpora",
+))
+def corpora_mirror(
+    specs: CorpusIds,
+    output: Annotated[Path, typer.Option("-o", "--output", help="The mirror's folder (ID/VERSION/NAME inside).")],
+    cache_dir: CacheDir = None,
+) -> None:
+    """Write a mirror folder from the cache, for a lab to serve to `--mirror`."""
+    from harmonize import corpora
+
+    written = corpora.mirror(specs, output, _corpora_settings(cache_dir))
+    _say(f"wrote {len(written)} file(s) under {output}")
+
+
 pcr_app = typer.Typer(no_args_is_help=True, help="Pronoun binary-choice questions (PCR4ALL): generate, convert, "
                                                    "solve, evaluate.")
 app.add_typer(pcr_app, name="pcr")
@@ -562,10 +821,16 @@ def _compare_systems(key: Path, responses: list[Path], metrics: list[str] | None
 def _detected(inputs: list[Path], default: str | None = None) -> str:
     """The inputs' format where --from (or --format) is left out: detected, or ``default`` where there is nothing to
     detect from; standard input cannot be told by a name."""
+    import click
+
     from harmonize.converters.detect import detect_format
 
     if not inputs and default is not None:
         return default
+    context = click.get_current_context(silent=True)
+    named = {(context.meta if context else {}).get(_CORPUS_FORMATS, {}).get(path) for path in inputs}
+    if len(named) == 1 and None not in named:
+        return named.pop()  # corpus ids: the catalog's reader
     if Path("-") in inputs:
         raise HarmonizeError("standard input (-): give its format with --from (or --format)")
     return detect_format(inputs)
@@ -594,13 +859,14 @@ def _key_values(pairs: list[str] | None) -> dict[str, str]:
 
 
 @pcr_app.command("generate", epilog=_examples(
-    "harmonize pcr generate gum/v11.1.0/dep/ -o questions.jsonl",
+    "harmonize pcr generate gum -o questions.jsonl",
     "harmonize pcr generate litbank/brat/ --from brat --split 8:1:1 -o pcr/",
     "harmonize pcr generate dev.v4_gold_conll --from conll2012 --cataphora",
 ))
 def pcr_generate(
-    inputs: Annotated[list[Path], typer.Argument(help="Corpus files or folders.", show_default=False)],
-    source: Annotated[str, typer.Option("--from", help="Corpus format (see `harmonize formats`).")] = "corefud",
+    inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Corpus files or folders.", show_default=False)],
+    source: Annotated[str | None, typer.Option("--from", help="Corpus format (see `harmonize formats`; default: "
+                                                             "detected from the inputs).", show_default=False)] = None,
     output: Annotated[Path, typer.Option("-o", "--output", help="OUT.jsonl, or a folder with --split.")] = Path(
         "questions.jsonl"),
     seed: Annotated[int, typer.Option(help="Seed of the option-order coin and of the split.")] = 0,
@@ -624,6 +890,7 @@ def pcr_generate(
     from harmonize.pcr.experiments import parse_shares
 
     shares = parse_shares(split) if split else ()
+    source = source or _detected(inputs)
     report = Report()
     questions = generate_questions(inputs, source, lenient, report, _key_values(input_option), seed, window,
                                    data_source, masked, balance, cataphora)
@@ -640,7 +907,7 @@ def pcr_generate(
     "harmonize pcr convert pcr/wsc/WSCollection.xml --from wsc-xml -o wsc.jsonl",
 ))
 def pcr_convert(
-    input_file: Annotated[Path, typer.Argument(help="A WSC-style set file.", show_default=False)],
+    input_file: Annotated[Path, typer.Argument(callback=_corpus_ids, help="A WSC-style set file.", show_default=False)],
     source: Annotated[str, typer.Option("--from", help="The set's format (`harmonize pcr sets`).")],
     output: Annotated[Path, typer.Option("-o", "--output", help="OUT.jsonl (OUT.json with --to pcr4all)")] = Path(
         "questions.jsonl"),
@@ -796,7 +1063,7 @@ def pcr_evaluate(
     "harmonize pcr split *.jsonl --shares 8:1:1 --seed 1 --to pcr4all -o pooled/",
 ))
 def pcr_split(
-    inputs: Annotated[list[Path], typer.Argument(help="Question files (JSONL), from any sets and corpora.",
+    inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Question files (JSONL), from any sets and corpora.",
                                                  show_default=False)],
     output: Annotated[Path, typer.Option("-o", "--output", help="Folder for train/dev/test(/gender_test).jsonl.")],
     shares: Annotated[str, typer.Option(help="Shares of train:dev:test.")] = "8:1:1",
@@ -941,7 +1208,7 @@ MaxMinutes = Annotated[float | None, typer.Option(
     "harmonize resolve rules dev/ --gold-mentions -o predicted/",
 ))
 def resolve_with_rules(
-    inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
+    inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Input files or folders.", show_default=False)],
     output: Annotated[Path, typer.Option("-o", "--output", help="Output file (one input) or folder.")],
     source: SourceFormat = "corefud",
     target: Annotated[str, typer.Option("--to", help="Output format.")] = "corefud",
@@ -966,7 +1233,7 @@ def resolve_with_rules(
     "harmonize resolve lemma ECB+/ --from ecbplus -o lemma.conllu --scope topic",
 ))
 def resolve_with_lemmas(
-    inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
+    inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Input files or folders.", show_default=False)],
     output: Annotated[Path, typer.Option("-o", "--output", help="Output file (one input) or folder.")],
     source: SourceFormat = "corefud",
     target: Annotated[str, typer.Option("--to", help="Output format.")] = "corefud",
@@ -998,7 +1265,7 @@ def resolve_with_lemmas(
     "harmonize resolve train tr/ --from ecbplus --cross-document topic",
 ))
 def resolve_train(
-    inputs: Annotated[list[Path], typer.Argument(help="Training files or folders.", show_default=False)],
+    inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Training files or folders.", show_default=False)],
     dev: Annotated[list[Path] | None, typer.Option(help="Dev file or folder (repeatable): the best epoch is kept.")]
     = None,
     output: Annotated[Path, typer.Option("-o", "--output", help="Model folder.")] = Path("harmonize-model"),
@@ -1074,7 +1341,7 @@ def _scope_needed() -> Iterator[None]:
 ))
 def resolve_predict(
     model: Annotated[Path, typer.Argument(help="Model folder from `harmonize resolve train`.", show_default=False)],
-    inputs: Annotated[list[Path], typer.Argument(help="Input files or folders.", show_default=False)],
+    inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Input files or folders.", show_default=False)],
     output: Annotated[Path, typer.Option("-o", "--output", help="Output file (one input) or folder.")],
     source: SourceFormat = "corefud",
     target: Annotated[str, typer.Option("--to", help="Output format.")] = "corefud",
@@ -1111,8 +1378,8 @@ def resolve_predict(
     "harmonize validate ECB+/ ECB+/ --from ecbplus --cross-document topic",
 ))
 def validate(
-    train: Annotated[Path, typer.Argument(help="Training file or folder.", show_default=False)],
-    dev: Annotated[Path, typer.Argument(help="Dev file or folder.", show_default=False)],
+    train: Annotated[Path, typer.Argument(callback=_corpus_ids, help="Training file or folder.", show_default=False)],
+    dev: Annotated[Path, typer.Argument(callback=_corpus_ids, help="Dev file or folder.", show_default=False)],
     source: SourceFormat = "corefud",
     rules: SchemeRules = None,
     epochs: Epochs = None,

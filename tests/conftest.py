@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,19 @@ def make_tiny_encoder(folder: Path, words: list[str], seed: int = 0, punctuation
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
+
+
+@pytest.fixture(scope="session")
+def corpus_mirror(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """A mirror of the catalog's corpora on 127.0.0.1, built from the shared data (once for all workers of a run),
+    and the environment that fetches from it only, into a cache the workers share: what a user's machine gets
+    from the corpora's hosts. Skips where the shared data is absent."""
+    from tests.corpus_mirror import build_mirror, offline_environment, serving
+
+    if not SHARED_DATA.exists():
+        pytest.skip(f"{SHARED_DATA} not found: set HARMONIZE_SHARED_DATA to the shared data folder")
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    catalog = build_mirror(SHARED_DATA, root / "corpus-mirror")
+    with serving(catalog.parent / "mirror") as url:
+        yield offline_environment(url, catalog, root / "corpus-cache")
