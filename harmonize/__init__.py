@@ -19,9 +19,12 @@ if TYPE_CHECKING:
     from harmonize.scoring.systems import SystemsComparison
 
 
-def read(path: str | Path, format: str = "corefud", lenient: bool = False, report: Report | None = None,
+def read(path: str | Path, format: str | None = None, lenient: bool = False, report: Report | None = None,
          **options: str) -> Corpus:
     """Read one file (or a format's folder: a TEI document, an MMAX2 project) in ``format`` into a `Corpus`.
+
+    ``path`` may be a corpus id where no such path exists (``"gum/dep/GUM_academic_art.conllu"``: the file in the
+    fetched corpus, see `harmonize.corpora`); ``format`` is then the catalog's reader for it, else CorefUD.
 
     ``options`` are the reader's (``harmonize formats`` lists them), e.g. ``zeros="verb"`` for TEI. ``lenient``
     drops broken annotation instead of raising `FormatError`. What was dropped or changed is in
@@ -35,11 +38,16 @@ def read(path: str | Path, format: str = "corefud", lenient: bool = False, repor
         >>> len(corpus.documents), corpus.report.counts
         (2, Counter())
     """
-    fmt = get_format(format, "read")
+    from harmonize.corpora import resolve
+
+    resolved = resolve(path)
+    if resolved is not None:
+        path, format = resolved.path, format or resolved.format or None
+    fmt = get_format(format or "corefud", "read")
     checked = fmt.read_options([f"{key}={value}" for key, value in options.items()])
     corpus = fmt.read(Path(path), lenient, report if report is not None else Report(), checked)
     if report is None:
-        _warn_losses(corpus.report, f"reading {path} as {format}")
+        _warn_losses(corpus.report, f"reading {path} as {fmt.name}")
     return corpus
 
 

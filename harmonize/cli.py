@@ -352,7 +352,7 @@ def score(
 ))
 def compare(
     ours: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Our conversion: files or folders.", show_default=False)],
-    reference: Annotated[Path, typer.Option("--reference", "-r", help="The reference conversion (file or folder).")],
+    reference: Annotated[Path, typer.Option("--reference", "-r", callback=_corpus_ids, help="The reference conversion (file or folder).")],
     source: Annotated[str, typer.Option("--from", "--format", help="Format of both sides.")] = "conll2012",
     key_format: Annotated[str | None, typer.Option(
         "--from-key", help="Format of the reference, the key (default: --from).")] = None,
@@ -673,6 +673,8 @@ def corpora_info(spec: CorpusId, as_json: AsJson = False, cache_dir: CacheDir = 
     lines.extend(f"  note: {note}" for note in described["notes"])
     if described["instructions"]:
         lines.append("  how to get it: " + " ".join(described["instructions"].split()))
+    key = described["citation"].partition("{")[2].partition(",")[0]
+    lines.append(f"  cite: `harmonize corpora cite {described['key']}` ({key})")
     lines.append(f"  cache: {described['cache_path']} ({described['status']})")
     typer.echo("\n".join(lines))
 

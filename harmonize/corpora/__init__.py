@@ -48,7 +48,9 @@ from urllib.parse import unquote, urlparse
 from harmonize.errors import HarmonizeError
 
 ACCESS = ("public", "registration", "manual")
-RECORD = ".harmonize-corpus.json"  # the completion record: written last, a corpus folder without it is no corpus
+# The completion record (JSON): written last, a corpus folder without it is no corpus. No data file's ending, so that
+# no reader takes it for a document.
+RECORD = ".harmonize-corpus"
 ENV_CACHE = "HARMONIZE_DATA_DIR"
 ENV_OFFLINE = "HARMONIZE_OFFLINE"
 ENV_MIRROR = "HARMONIZE_MIRROR"
@@ -535,12 +537,14 @@ def _no_downgrade(response, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, A
 class _Bar:
     """pooch's progress-bar protocol (total, update, reset, close) over a rich bar on stderr."""
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, files: bool = False) -> None:
         from rich.console import Console
-        from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
+        from rich.progress import (BarColumn, DownloadColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TransferSpeedColumn)
 
-        self.progress = Progress(TextColumn(what), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
-                                 console=Console(stderr=True), transient=True)
+        counts = (MofNCompleteColumn(), TextColumn("files")) if files else (DownloadColumn(), TransferSpeedColumn())
+        self.progress = Progress(TextColumn(what), BarColumn(), *counts, console=Console(stderr=True),
+                                 transient=True)
         self.task = self.progress.add_task(what, total=None)
         self.progress.start()
 
@@ -612,18 +616,22 @@ def _looks_like_html(path: Path) -> bool:
 # ------------------------------------------------------------------------------------------------- the extraction
 
 
-def _archive_members(archive: Path, where: str) -> Iterator[tuple[str, int, Callable[[], io.BufferedIOBase]]]:
-    """(name, size, opener) of each regular file of a tar or zip archive; a link, a device or a name outside the
-    archive (absolute, ``..``) is refused."""
+_Opener = Callable[[], io.BufferedIOBase]
+
+
+def _archive_members(archive: Path, where: str) -> Iterator[tuple[str, int, _Opener | None]]:
+    """(name, size, opener) of each member of a tar or zip archive but folders; the opener is None for a link or a
+    device (never written: refused where it is part of the corpus, see `_extract`). A name outside the archive
+    (absolute, ``..``) refuses the whole archive."""
     if zipfile.is_zipfile(archive):
         with zipfile.ZipFile(archive) as handle:
             for item in handle.infolist():
                 if item.is_dir():
                     continue
                 mode = item.external_attr >> 16
-                if mode and (mode & 0o170000) not in (0, 0o100000):
-                    raise _Failure(f"{where}: {item.filename!r} is a link or a device: refused")
-                yield _safe_name(item.filename, where), item.file_size, lambda item=item: handle.open(item)
+                special = bool(mode) and (mode & 0o170000) not in (0, 0o100000)
+                yield (_safe_name(item.filename, where), item.file_size,
+                       None if special else lambda item=item: handle.open(item))
         return
     try:
         handle = tarfile.open(archive)
@@ -634,9 +642,8 @@ def _archive_members(archive: Path, where: str) -> Iterator[tuple[str, int, Call
             for member in handle:
                 if member.isdir():
                     continue
-                if not member.isfile():
-                    raise _Failure(f"{where}: {member.name!r} is a link or a device: refused")
-                yield _safe_name(member.name, where), member.size, lambda member=member: handle.extractfile(member)
+                yield (_safe_name(member.name, where), member.size,
+                       (lambda member=member: handle.extractfile(member)) if member.isfile() else None)
         except (tarfile.TarError, EOFError, OSError) as error:
             raise _Failure(f"{where}: broken archive ({error}): truncated?") from None
 
@@ -666,7 +673,7 @@ def _extract(archive: Path, source: Source, entry: Entry, into: Path, budget: li
     top = _top_folder(names)
     take = f"{top}/{source.take}".strip("/") if source.take else top
     written = []
-    bar = _Bar(f"extracting {source.name}") if config.progress and len(names) > 200 else None
+    bar = _Bar(f"{entry.key}: unpacking", files=True) if config.progress and len(names) > 200 else None
     if bar:
         bar.total = len(names)
     try:
@@ -678,6 +685,8 @@ def _extract(archive: Path, source: Source, entry: Entry, into: Path, budget: li
             inner = "/".join(filter(None, (source.to, name[len(take) + 1:] if take else name)))
             if not entry.keeps(inner):
                 continue
+            if opener is None:
+                raise _Failure(f"{where}: {name!r} is a link or a device: refused")
             budget[0] -= size
             if budget[0] < 0:
                 raise _Failure(f"{where}: unpacks to more than {config.max_bytes} bytes: refused (the cap)")
@@ -1084,7 +1093,7 @@ def resolve(given: str | Path, config: Settings | None = None, fetch_missing: bo
         _fetch_one(entry, head, config, False, False)
     root = _folder(config, entry)
     target = root / (inner or entry.path)
-    if not target.exists():
+    if not target.exists() and not any(target.parent.glob(f"{target.name}.*")):  # brat's NAME names NAME.ann
         held = ", ".join(sorted(p.name for p in root.iterdir() if p.name != RECORD)[:8])
         raise CorpusError(f"{text}: no {inner or entry.path} in {entry.key} (it holds {held})")
     part = entry.part_for(inner or entry.path)

@@ -216,8 +216,17 @@ def _corpus(entry: Any, index: int, base: Path, fail, check_keys, typed) -> Corp
     for item in raw_inputs:
         typed(item, str, "corpus", index, "input", f"{label}input", "a path or a list of paths")
         path = (base / item).resolve()
-        if not path.exists():
-            raise fail("corpus", index, "input", f"{label}input", f"{item}: no such file or folder")
+        if not path.exists():  # a corpus id (gum, litbank/coref/brat): its folder in the cache
+            from harmonize import corpora
+
+            try:
+                resolved = corpora.resolve(item, fetch_missing=corpora.fetch_wanted())
+            except HarmonizeError as error:
+                raise fail("corpus", index, "input", f"{label}input", str(error)) from None
+            if resolved is None:
+                raise fail("corpus", index, "input", f"{label}input", f"{item}: no such file or folder, and no "
+                                                                     "corpus id (`harmonize corpora list`)")
+            path = resolved.path
         inputs.append(path)
     options = typed(entry.get("options", {}), dict, "corpus", index, "options", f"{label}options", "a table")
     for key, value in options.items():
