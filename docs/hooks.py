@@ -3,6 +3,7 @@
 * ``<!-- cli-reference -->``: every command's ``--help``, as click prints it at 80 columns.
 * ``<!-- formats-table -->``: the formats ``harmonize formats`` lists, with what each can do.
 * ``<!-- format-options NAME -->``: the reader (-I) and writer (-O) options of the format NAME, from the registry.
+* ``<!-- corpora-table -->``: the corpus catalog (`harmonize corpora list`), one row per corpus and version.
 """
 
 from __future__ import annotations
@@ -61,7 +62,23 @@ def format_options(name: str) -> str:
     return "\n".join(rows) if len(rows) > 2 else "This format takes no options."
 
 
+def corpora_table() -> str:
+    from harmonize.corpora import load_catalog
+
+    rows = ["| id | languages | size | reader | license | access | verified by |",
+            "| --- | --- | --- | --- | --- | --- | --- |"]
+    for entry in load_catalog().entries:
+        size = ", ".join(f"{value:,} {key.replace('_', ' ')}" for key, value in list(entry.size.items())[:2])
+        verified = "; ".join(dict.fromkeys(source.verified_by for source in entry.sources)) or "what `add` is given"
+        lic = entry.license
+        license_cell = f"[{lic.spdx}]({lic.url})" if lic.url else lic.spdx
+        rows.append(f"| `{entry.key}` | {', '.join(entry.languages)} | {size} | {entry.reader or ''} | "
+                    f"{license_cell} | {entry.access} | {verified} |")
+    return "\n".join(rows)
+
+
 def on_page_markdown(markdown: str, **_) -> str:
+    markdown = markdown.replace("<!-- corpora-table -->", corpora_table())
     markdown = markdown.replace("<!-- cli-reference -->", cli_reference())
     markdown = markdown.replace("<!-- formats-table -->", formats_table())
     return re.sub(r"<!-- format-options (\S+) -->", lambda m: format_options(m[1]), markdown)

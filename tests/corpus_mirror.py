@@ -45,6 +45,8 @@ SHARED_PARTS: dict[str, list[tuple[str, str]]] = {
     "winogrande@1.1": [(f"pcr/winogrande_1.1/{name}", name) for name in (
         "dev.jsonl", "dev-labels.lst", "train_xs.jsonl", "train_xs-labels.lst")],
     "rucoco@1.0.0": [("rucoco/json", "")],
+    "wsc273@2012": [("pcr/wsc/WSCollection.xml", "WSCollection.xml")],
+    "liner2-tei-sample@21a2b96": [("pcc/tei_format_sample_liner2/pst20_00120445", "pst20_00120445")],
     "corefud@1.3": [("corefud-real/en_litbank-corefud-dev.conllu",
                      "data/CorefUD_English-LitBank/en_litbank-corefud-dev.conllu"),
                     ("corefud-real/en_gum-corefud-dev-GUM_academic_exposure.conllu",
@@ -138,7 +140,10 @@ def build_mirror(shared_data: Path, folder: Path) -> Path:
                                            source["manifest"]) if "manifest" in source else ()
                 if source.get("complete"):  # only what the repository holds there (the shared copy adds READMEs)
                     mine = {inner: file for inner, file in mine.items() if inner in {f.path for f in listed}}
-                _pack(mine, target, f"{raw['id']}-{source.get('commit', 'x')[:12]}")
+                take, to = source.get("take", ""), source.get("to", "")
+                inside = {"/".join(filter(None, (take, inner[len(to):].lstrip("/")))): file
+                          for inner, file in mine.items()}
+                _pack(inside, target, f"{raw['id']}-{source.get('commit', 'x')[:12]}")
                 if "manifest" in source:
                     cut = [f for f in listed if f.path in mine]
                     manifest = f"{raw['id']}@{raw['version']}-{number}.tsv"

@@ -55,9 +55,11 @@ def tree(folder: Path) -> dict[str, bytes]:
             if p.is_file() and ".cache" not in p.relative_to(folder).parts}
 
 
-def test_the_example_recipe_builds_one_corpus(tmp_path: Path) -> None:
-    if not SHARED_DATA.exists():
-        pytest.skip(f"{SHARED_DATA} not found: set HARMONIZE_SHARED_DATA to the shared data folder")
+def test_the_example_recipe_builds_one_corpus(tmp_path: Path, corpus_mirror: dict[str, str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The example names its corpora by id: fetched (from the local mirror) where a path would be."""
+    for name, value in {**corpus_mirror, "HARMONIZE_FETCH": "1"}.items():
+        monkeypatch.setenv(name, value)
     recipe = load_recipe(EXAMPLE)
     assert [c.name for c in recipe.corpora] == ["en_gum", "en_parcorfull", "de_potsdam", "en_ecbplus", "ru_rucoco",
                                                 "en_litbank", "pl_pcc"]

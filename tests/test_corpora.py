@@ -73,7 +73,7 @@ def test_what_cannot_be_known_here_is_said() -> None:
     ('access = "secret"', "access 'secret'"), ('path = "../x"', "no path inside a corpus"),
 ])
 def test_a_bad_catalog_entry_is_one_line_naming_it(tmp_path: Path, bad: str, message: str) -> None:
-    text = _tiny_catalog_text("https://example.invalid/tiny.tar.gz", None, "tiny.tsv")
+    text = _tiny_catalog_text("https://example.invalid/tiny.tar.gz", "tiny.tsv")
     key = bad.split(" = ")[0]
     text = re.sub(rf"^{key} = .*$", bad, text, count=1, flags=re.M) if re.search(rf"^{key} = ", text, re.M) \
         else text.replace('name = "Tiny"', f'name = "Tiny"\n{bad}')
@@ -179,15 +179,16 @@ TINY = {"data/a.conllu": b"# newdoc id = a\n# sent_id = 1\n# text = Hi\n1\tHi\th
         "data/b.txt": b"second file\n", "README.md": b"tiny\n"}
 
 
-def _tiny_catalog_text(url: str, sha256: str | None, manifest: str, extra_source: str = "") -> str:
-    pinned = f'sha256 = "{sha256}"\n' if sha256 else ""
+def _tiny_catalog_text(url: str, manifest: str) -> str:
+    licensed = ('license = { spdx = "CC-BY-NC-4.0", url = "https://example.invalid/license", redistributable = true, '
+                'restricts_use = true }')
     return f'''[[corpus]]
 id = "tiny"
 version = "1"
 name = "Tiny"
 languages = ["en"]
 access = "public"
-license = {{ spdx = "CC-BY-NC-4.0", url = "https://example.invalid/license", redistributable = true, restricts_use = true }}
+{licensed}
 homepage = "https://example.invalid/"
 reader = "corefud"
 path = "data/a.conllu"
@@ -196,16 +197,16 @@ notes = ["a test corpus"]
 citation = """@misc{{tiny, title = {{Tiny}}}}"""
 [[corpus.source]]
 url = "{url}"
-{pinned}manifest = "{manifest}"
+manifest = "{manifest}"
 complete = true
-{extra_source}'''
+'''
 
 
 def _tiny_catalog(folder: Path, urls: list[str], files: dict[str, bytes] = TINY) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     hashes = [corpora.FileHash(name, len(data), hashlib.sha256(data).hexdigest()) for name, data in files.items()]
     (folder / "tiny.tsv").write_text(corpora.manifest_lines(hashes), encoding="utf-8")
-    text = _tiny_catalog_text(urls[0], None, "tiny.tsv")
+    text = _tiny_catalog_text(urls[0], "tiny.tsv")
     text = text.replace('complete = true\n', 'complete = true\nmirrors = ' + json.dumps(urls[1:]) + "\n")
     (folder / "catalog.toml").write_text(text, encoding="utf-8")
     return folder / "catalog.toml"

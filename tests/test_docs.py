@@ -2,9 +2,10 @@
 examples pass as doctests, and the site builds with ``mkdocs build --strict``.
 
 A page's examples run in order in one fresh folder (Python blocks share one namespace, shell blocks run with
-``bash -euo pipefail``), with ``../shared/data`` and ``examples/`` reachable as from the checkout. A block preceded
-by ``<!-- not run: REASON -->`` is skipped with that reason (training for minutes, models harmonize never
-downloads)."""
+``bash -euo pipefail``), with ``examples/`` reachable as from the checkout. Corpus ids fetch from a mirror on
+127.0.0.1 built from the shared data (`tests.corpus_mirror`), into a cache the pages share: what a user's machine
+gets from the corpora's hosts, without the network. A block preceded by ``<!-- not run: REASON -->`` is skipped
+with that reason (training for minutes, models harmonize never downloads)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, SHARED_DATA
+from tests.conftest import ROOT
 
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
 _BLOCK = re.compile(r"(?:<!-- not run: (?P<reason>[^>]*?) -->\n)?```(?P<language>python|bash)\n(?P<code>.*?)```",
@@ -32,25 +33,25 @@ def examples(page: Path) -> list[tuple[str, str, str | None]]:
 
 
 def _workspace(tmp_path: Path) -> Path:
-    """A folder where ``../shared/data`` and ``examples/`` are what they are beside the checkout."""
+    """A folder where ``examples/`` is what it is beside the checkout."""
     work = tmp_path / "work"
     work.mkdir()
-    (tmp_path / "shared").mkdir()
-    (tmp_path / "shared" / "data").symlink_to(SHARED_DATA, target_is_directory=True)
     (work / "examples").symlink_to(ROOT / "examples", target_is_directory=True)
     return work
 
 
-def _needs_data(page: Path) -> bool:
-    return "../shared/data" in page.read_text(encoding="utf-8")
+def _uses_corpora(page: Path) -> bool:
+    text = page.read_text(encoding="utf-8")
+    return "harmonize corpora fetch" in text or "harmonize.corpora" in text
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if examples(p)], ids=lambda p: str(p.relative_to(ROOT)))
-def test_every_example_of_the_page_runs(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    if _needs_data(page) and not SHARED_DATA.exists():
-        pytest.skip(f"{SHARED_DATA} not found: set HARMONIZE_SHARED_DATA to the shared data folder")
+def test_every_example_of_the_page_runs(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        request: pytest.FixtureRequest) -> None:
     work = _workspace(tmp_path)
     monkeypatch.chdir(work)
+    for name, value in (request.getfixturevalue("corpus_mirror") if _uses_corpora(page) else {}).items():
+        monkeypatch.setenv(name, value)  # the Python blocks run here, the shell blocks inherit it
     environment = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     namespace: dict = {"__name__": "__docs__"}
     skipped = []
