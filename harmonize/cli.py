@@ -84,13 +84,10 @@ def _main(
         os.environ[ENV_MIRROR] = " ".join([*mirror, *os.environ.get(ENV_MIRROR, "").split()])
 
 
-_CORPUS_FORMATS = "harmonize.corpus formats"  # click context meta: a resolved corpus path -> its catalog reader
-
-
-def _corpus_ids(ctx: typer.Context, value: Path | list[Path] | None) -> Path | list[Path] | None:
-    """An input naming a corpus id (ID, ID@VERSION, ID/PATH) where no such path exists: its path in the cache, its
-    catalog reader kept for format detection (`_detected`)."""
-    if value is None or ctx.resilient_parsing:
+def _corpus_ids(value: Path | list[Path] | None) -> Path | list[Path] | None:
+    """An input naming a corpus id (ID, ID@VERSION, ID/PATH) where no such path exists: its path in the cache
+    (fetched first where --fetch says so)."""
+    if value is None:
         return value
     from harmonize import corpora
 
@@ -102,11 +99,7 @@ def _corpus_ids(ctx: typer.Context, value: Path | list[Path] | None) -> Path | l
             return path
         config = config or corpora.settings(progress=sys.stderr.isatty(), say=_say)
         resolved = corpora.resolve(path, config, fetch_missing=corpora.fetch_wanted())
-        if resolved is None:
-            return path
-        if resolved.format:
-            ctx.meta.setdefault(_CORPUS_FORMATS, {})[resolved.path] = resolved.format
-        return resolved.path
+        return path if resolved is None else resolved.path
 
     return [one(p) for p in value] if isinstance(value, list) else one(value)
 
@@ -820,19 +813,26 @@ def _compare_systems(key: Path, responses: list[Path], metrics: list[str] | None
         _say_report(result.report)
 
 
+def _catalog_format(inputs: list[Path]) -> str | None:
+    """The reader the catalog names for inputs that are all in the corpus cache (one reader), else None."""
+    from harmonize.corpora import reader_for
+
+    if not inputs or Path("-") in inputs:
+        return None
+    named = {reader_for(path) for path in inputs}
+    return named.pop() if len(named) == 1 and "" not in named else None
+
+
 def _detected(inputs: list[Path], default: str | None = None) -> str:
     """The inputs' format where --from (or --format) is left out: detected, or ``default`` where there is nothing to
     detect from; standard input cannot be told by a name."""
-    import click
-
     from harmonize.converters.detect import detect_format
 
     if not inputs and default is not None:
         return default
-    context = click.get_current_context(silent=True)
-    named = {(context.meta if context else {}).get(_CORPUS_FORMATS, {}).get(path) for path in inputs}
-    if len(named) == 1 and None not in named:
-        return named.pop()  # corpus ids: the catalog's reader
+    named = _catalog_format(inputs)
+    if named is not None:
+        return named
     if Path("-") in inputs:
         raise HarmonizeError("standard input (-): give its format with --from (or --format)")
     return detect_format(inputs)
@@ -906,11 +906,13 @@ def pcr_generate(
 
 @pcr_app.command("convert", epilog=_examples(
     "harmonize pcr sets",
-    "harmonize pcr convert pcr/wsc/WSCollection.xml --from wsc-xml -o wsc.jsonl",
+    "harmonize pcr convert wsc273 -o wsc.jsonl",
+    "harmonize pcr convert WSCollection.xml --from wsc-xml -o wsc.jsonl",
 ))
 def pcr_convert(
     input_file: Annotated[Path, typer.Argument(callback=_corpus_ids, help="A WSC-style set file.", show_default=False)],
-    source: Annotated[str, typer.Option("--from", help="The set's format (`harmonize pcr sets`).")],
+    source: Annotated[str | None, typer.Option("--from", help="The set's format (`harmonize pcr sets`; default: the "
+                                                             "catalog's, for a corpus id).", show_default=False)] = None,
     output: Annotated[Path, typer.Option("-o", "--output", help="OUT.jsonl (OUT.json with --to pcr4all)")] = Path(
         "questions.jsonl"),
     target: Annotated[str, typer.Option("--to", help="jsonl (a question per line, PCR4ALL's keys and ours), "
@@ -928,6 +930,9 @@ def pcr_convert(
 
     if target not in QUESTION_FORMATS:  # before reading: a large set is not read for nothing
         raise HarmonizeError(f"--to {target!r}: one of {', '.join(QUESTION_FORMATS)}")
+    source = source or _catalog_format([input_file])
+    if source is None:
+        raise HarmonizeError(f"{input_file}: give the set's format with --from (`harmonize pcr sets` lists them)")
     report = Report()
     questions = read_set(input_file, source, lenient, report, _key_values(input_option))
     _say_report(report)

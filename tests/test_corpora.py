@@ -61,6 +61,14 @@ def test_github_sources_are_pinned_commits_verified_by_every_file() -> None:
             assert source.sha256 is None, f"{entry.key}: GitHub archives' bytes change; never pin them"
 
 
+def test_every_file_a_manifest_lists_is_kept_by_its_entry() -> None:
+    """A manifest file outside the entry's data paths would be missing from every fetch."""
+    for entry in corpora.load_catalog().entries:
+        for source in entry.sources:
+            outside = [f.path for f in source.files if not entry.keeps(f.path)]
+            assert not outside, f"{entry.key}: {outside[:3]}"
+
+
 def test_what_cannot_be_known_here_is_said() -> None:
     for entry in corpora.load_catalog().entries:
         for source in entry.sources:
@@ -124,6 +132,8 @@ def test_a_corpus_id_wherever_a_path_goes(fetched: dict[str, str], tmp_path: Pat
     assert score.returncode == 0 and "100.00" in score.stdout, score.stderr
     older = run("stats", "gum@7.2.0", "--tables", "corpus", "--format", "csv")
     assert older.returncode == 0 and "all,150," in older.stdout, older.stderr
+    questions = run("pcr", "convert", "winogender", "-o", "winogender.jsonl")  # a set: the catalog's reader
+    assert questions.returncode == 0 and "wrote 480 questions" in questions.stderr, questions.stderr
     missing = run("stats", "gum/no/such/file.conllu")
     assert missing.returncode == 1 and "no no/such/file.conllu in gum@11.1.0 (it holds" in missing.stderr
     (tmp_path / "gum").mkdir()  # an existing path always wins over an id

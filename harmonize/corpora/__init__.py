@@ -59,6 +59,7 @@ ENV_FETCH = "HARMONIZE_FETCH"
 DEFAULT_TIMEOUT = 60.0  # seconds without a byte before a transfer is given up (then retried, then the next URL)
 DEFAULT_RETRIES = 2  # further tries of one URL after a transient failure (timeout, connection, 5xx)
 DEFAULT_MAX_BYTES = 50 * 2**30  # extraction cap: the largest corpus here unpacks to a few GB
+_JUNK = ("__MACOSX/", ".DS_Store")  # macOS' metadata (WinoGrande's zip, ParCorFull's folders): never data
 _ID = re.compile(r"^[a-z0-9][a-z0-9._+-]*$")
 _VERSION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 
@@ -139,7 +140,6 @@ class Part:
 
     path: str
     reader: str
-    options: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,6 @@ class Entry:
     citation: str
     homepage: str
     reader: str = ""
-    reader_options: dict[str, str] = field(default_factory=dict)
     path: str = ""
     data: tuple[str, ...] = ()
     parts: tuple[Part, ...] = ()
@@ -181,6 +180,8 @@ class Entry:
     def keeps(self, inner: str) -> bool:
         """Whether a file at ``inner`` (a path in the corpus) is part of the corpus' data: under one of the
         ``data`` folders, or matching one of its patterns (``ECB+/*/*.xml``)."""
+        if inner.startswith(_JUNK[0]) or inner.rpartition("/")[2] == _JUNK[1]:
+            return False
         return not self.data or any(_under(inner, d) for d in self.data)
 
 
@@ -285,10 +286,9 @@ def _entry(raw: dict, where: str, manifests: Callable[[str], str]) -> Entry:
                             redistributable=license_.get("redistributable"),
                             restricts_use=bool(license_.get("restricts_use", False)), note=license_.get("note", "")),
             citation=raw["citation"].strip(), homepage=raw.get("homepage", ""), reader=raw.get("reader", ""),
-            reader_options=dict(raw.get("reader_options", {})), path=_inner_path(raw.get("path", ""), where),
+            path=_inner_path(raw.get("path", ""), where),
             data=tuple(_inner_path(d, where) for d in raw.get("data", ())),
-            parts=tuple(Part(_inner_path(p["path"], where), p["reader"], dict(p.get("options", {})))
-                        for p in raw.get("part", ())),
+            parts=tuple(Part(_inner_path(p["path"], where), p["reader"]) for p in raw.get("part", ())),
             sources=tuple(sources), paper_version=str(raw.get("paper_version", "")),
             genres=tuple(raw.get("genres", ())), size=dict(raw.get("size", {})),
             description=raw.get("description", "").strip(), instructions=raw.get("instructions", "").strip(),
@@ -655,9 +655,6 @@ def _safe_name(name: str, where: str) -> str:
     return "/".join(part for part in pure.parts if part not in (".", ""))
 
 
-_JUNK = ("__MACOSX/", ".DS_Store")  # macOS' metadata in zips made on a Mac (WinoGrande's): never data
-
-
 def _top_folder(names: list[str]) -> str:
     """The archive's single top-level folder (GitHub's, whatever its name), or '' where there is none."""
     names = [name for name in names if not name.startswith(_JUNK)]
@@ -680,7 +677,7 @@ def _extract(archive: Path, source: Source, entry: Entry, into: Path, budget: li
         for name, size, opener in _archive_members(archive, where):
             if bar:
                 bar.update(1)
-            if (take and not name.startswith(take + "/")) or name.startswith(_JUNK) or name.endswith(_JUNK[1]):
+            if take and not name.startswith(take + "/"):
                 continue
             inner = "/".join(filter(None, (source.to, name[len(take) + 1:] if take else name)))
             if not entry.keeps(inner):
@@ -1057,13 +1054,12 @@ def _repack(entry: Entry, source: Source, folder: Path, target: Path) -> None:
 
 @dataclass(frozen=True)
 class Resolved:
-    """A corpus id resolved to a path in the cache, with the reader (and options) the catalog gives it ('' where
-    the path is best detected)."""
+    """A corpus id resolved to a path in the cache, with the reader the catalog gives it ('' where the path is
+    best detected)."""
 
     spec: str
     path: Path
     format: str
-    options: dict[str, str]
     entry: Entry
 
 
@@ -1096,12 +1092,28 @@ def resolve(given: str | Path, config: Settings | None = None, fetch_missing: bo
     if not target.exists() and not any(target.parent.glob(f"{target.name}.*")):  # brat's NAME names NAME.ann
         held = ", ".join(sorted(p.name for p in root.iterdir() if p.name != RECORD)[:8])
         raise CorpusError(f"{text}: no {inner or entry.path} in {entry.key} (it holds {held})")
-    part = entry.part_for(inner or entry.path)
+    return Resolved(text, target, _reader_of(entry, inner or entry.path), entry)
+
+
+def _reader_of(entry: Entry, inner: str) -> str:
+    """The catalog's reader for a path inside the corpus: its part's, the entry's for the folder an id alone
+    names, else '' (detected from the files)."""
+    part = entry.part_for(inner)
     if part is not None:
-        return Resolved(text, target, part.reader, dict(part.options), entry)
-    if not inner or inner == entry.path:
-        return Resolved(text, target, entry.reader, dict(entry.reader_options), entry)
-    return Resolved(text, target, "", {}, entry)
+        return part.reader
+    return entry.reader if inner == entry.path else ""
+
+
+def reader_for(given: str | Path, config: Settings | None = None) -> str:
+    """The catalog's reader for a path in the cache (a corpus, or a folder or file inside it, however it was
+    named), else ''."""
+    config = config or settings()
+    try:
+        inside = Path(given).resolve().relative_to(config.cache_dir.resolve()).parts
+    except (ValueError, OSError):
+        return ""
+    entry = config.the_catalog().find(f"{inside[0]}@{inside[1]}") if len(inside) >= 2 else None
+    return _reader_of(entry, "/".join(inside[2:]) or entry.path) if entry else ""
 
 
 def manifest_lines(files: Sequence[FileHash]) -> str:
