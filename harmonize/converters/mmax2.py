@@ -184,7 +184,8 @@ class _ProjectReader:
             return None
         ids: list[str] = []
         forms: list[str] = []
-        for element in root.iterchildren("{*}word"):  # any namespace, or none
+        # Any namespace, or none; at any depth: ParCorFull 1.0 wraps some files in <html><body> (CorefUD 1.1's fix).
+        for element in root.iter("{*}word"):
             word_id = element.get("id")
             form = (element.text or "").strip()
             if not word_id or not form:
@@ -267,7 +268,7 @@ class _ProjectReader:
         if root is None:
             return
         file = str(level.file)
-        for element in root.iterchildren("{*}markable"):
+        for element in root.iter("{*}markable"):  # at any depth, as words are
             markable_id = element.get("id")
             if not markable_id:
                 self.problem_at(file, element.sourceline, "markable without id")
