@@ -180,7 +180,8 @@ def test_heads_only_keeps_a_mention_without_head_or_tree_and_reports_it() -> Non
 def test_rules_are_listed_and_unknown_names_refused(tmp_path: Path) -> None:
     listed = run("rules").stdout.splitlines()
     assert [line.split()[0] for line in listed] == list(RULES)
-    steps = "merge-same-span, fix-interleaved, move-heads, remove-non-bridging, standard-header, unique-ids, check"
+    steps = ("merge-same-span, fix-interleaved, move-heads, split-ante-first-mention, remove-non-bridging, "
+             "standard-header, unique-ids, check")
     assert any(line.startswith("corefud") and steps in line for line in listed)
     with pytest.raises(HarmonizeError, match="no rules 'corefd'; available: ontogum, corefud"):
         rule_list("corefud,corefd")

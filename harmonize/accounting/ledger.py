@@ -87,6 +87,8 @@ _LEDGER: list[tuple[str, tuple[str, ...]]] = [
     (r"corefud standard-header: entity fields", ("entity field",)),
     (r"corefud unique-ids: (numeric entity ids written|entity ids an earlier document used)", ("entity id",)),
     (r"corefud unique-ids: entity ids shared across", ()),
+    (r"corefud split-antecedents: written at the entity's first mention", ("split antecedent anchor",)),
+    (r"corefud release ids: entity ids e<N>", ("entity id",)),
     (r"remove-non-bridging: .* relation dropped", ("bridge dropped",)),
     (r"corefud check: ", ()),
     (r"heads-only: mention without a head", ()),

@@ -924,6 +924,19 @@ def _entity_values(document: Document, fields: tuple[str, ...] | None,
     return values, bool(rank) or _has_crossing_mentions_of_one_entity(document)
 
 
+def entities_in_written_order(document: Document) -> list[Entity]:
+    """The document's entities in the order their first opening bracket is written (nodes in order, brackets on a
+    node as the writer orders them): the order in which the CorefUD release numbers entities."""
+    values, _ = _entity_values(document, entity_fields_for(document))
+    by_id = {str(entity.id): entity for entity in document.entities}
+    seen: dict[str, Entity] = {}
+    for node in document.nodes():
+        for eid in re.findall(r"\(([^-()\[]+)", values.get(node, "")):
+            if eid not in seen and eid in by_id:
+                seen[eid] = by_id[eid]
+    return [*seen.values(), *(e for e in document.entities if str(e.id) not in seen)]
+
+
 def _has_crossing_mentions_of_one_entity(document: Document) -> bool:
     """Closing brackets of one entity pair with the latest opening, so crossing mentions of one entity read back
     as other spans (CorefUD's validator forbids them)."""

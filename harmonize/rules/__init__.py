@@ -42,6 +42,8 @@ _STEPS = [
          "corefud.FixInterleaved)", _per_document(corefud.fix_interleaved)),
     Rule("move-heads", "every head becomes the mention's highest node in the tree (udapi corefud.MoveHead)",
          _per_document(corefud.move_heads)),
+    Rule("split-ante-first-mention", "split antecedents written at their entity's first mention, where udapi "
+         "writes them", _per_document(corefud.split_antecedents_at_first_mention)),
     Rule("standard-header", "global.Entity as udvalidate --coref parses it: eid, etype, head first (GUM's GRP is "
          "eid), other fourth, names of lower-case letters; values kept", _per_document(corefud.standard_header)),
     Rule("unique-ids", "entity ids an earlier document of the corpus used get the prefix dN. (N: the document's "
@@ -74,8 +76,8 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in [
     Rule("ontogum", "GUM to the OntoNotes scheme: the OntoGUM paper's eight steps in its order", apply_ontogum,
          tuple(step.__name__.replace("_", "-") for step in ONTOGUM_STEPS)),
     _set("corefud", "the CorefUD release's harmonization", ("merge-same-span", "fix-interleaved", "move-heads",
-                                                             "remove-non-bridging", "standard-header", "unique-ids",
-                                                             "check")),
+                                                             "split-ante-first-mention", "remove-non-bridging",
+                                                             "standard-header", "unique-ids", "check")),
     *_STEPS,
 ]}
 

@@ -19,6 +19,11 @@ The reference implementations are udapi's blocks, and on the same file each step
   document of the corpus already used the prefix ``d<N>.`` (N: the document's number, from 1), because udvalidate
   refuses an entity id in two documents of a file and a corpus is written as one file. Documents of one topic keep
   their shared ids: there they are cross-document entities (ECB+), and the count says so.
+* `split_antecedents_at_first_mention` writes each split antecedent at its entity's first mention: udapi keeps
+  split antecedents on the entity and writes them there (GUM's files put some on a later mention).
+* `number_as_released` (a release's files in turn, not a step of ``--rules``) numbers entities ``e<N>`` in the
+  order of their first opening bracket, continuing over a dataset's train, dev and test files, as the CorefUD
+  release does (checked on English-GUM 1.3's dev file: every id).
 * `remove_non_bridging` drops bridges labelled ``cop`` or ``appos`` (LitBank's copula and apposition
   relations, which the brat reader keeps as labelled bridges): they are not bridging, and CorefUD's English-LitBank
   has none; each is counted.
@@ -307,6 +312,39 @@ def unique_ids(corpus: Corpus, report: Report) -> None:
             else:
                 report.add("corefud unique-ids: entity ids an earlier document used prefixed with the document's "
                            "number", f"{document.id}: d{number}.", renamed)
+
+
+def split_antecedents_at_first_mention(document: Document, report: Report) -> None:
+    """Write each split antecedent at its entity's first mention, where udapi keeps it (on the entity) and writes it:
+    GUM's files put some on a later mention."""
+    for split in document.split_antecedents:
+        first = split.entity.mentions[0]
+        if split.anchor is not None and split.anchor is not first:
+            report.add("corefud split-antecedents: written at the entity's first mention, as udapi writes them",
+                       lambda split=split: f"{_where(document, split.anchor)} -> {_where(document, first)}")
+            split.anchor = None
+
+
+def number_as_released(corpus: Corpus, first: int, report: Report) -> int:
+    """Entity ids ``e<N>`` in the order of each entity's first opening bracket over the corpus' documents, from
+    ``first``: how the CorefUD release numbers them (a dataset's train, dev and test file in turn, one count).
+    Returns the next number."""
+    from harmonize.converters.corefud import entities_in_written_order
+
+    number = first
+    for document in corpus.documents:
+        renamed = 0
+        for entity in entities_in_written_order(document):
+            new = f"e{number}"
+            number += 1
+            if entity.id != new:
+                entity.id = new
+                renamed += 1
+        if renamed:
+            report.add("corefud release ids: entity ids e<N> in the order of their first mention over the file, as "
+                       "the CorefUD release numbers them", f"{document.id}: from e{number - len(document.entities)}",
+                       renamed)
+    return number
 
 
 def _rename_key(attrs: dict, old: str, new: str) -> int:
