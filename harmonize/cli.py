@@ -346,20 +346,36 @@ def score(
 def compare(
     ours: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Our conversion: files or folders.", show_default=False)],
     reference: Annotated[Path, typer.Option("--reference", "-r", callback=_corpus_ids, help="The reference conversion (file or folder).")],
-    source: Annotated[str, typer.Option("--from", "--format", help="Format of both sides.")] = "conll2012",
+    source: Annotated[str | None, typer.Option("--from", "--format", help="Format of both sides (default: detected "
+                                                                          "from the inputs).", show_default=False)] = None,
     key_format: Annotated[str | None, typer.Option(
         "--from-key", help="Format of the reference, the key (default: --from).")] = None,
     response_format: Annotated[str | None, typer.Option(
         "--from-response", help="Format of OURS, the response (default: --from).")] = None,
     lenient: Annotated[bool, typer.Option(help="Drop broken annotation and report it instead of stopping.")] = False,
 ) -> None:
-    """Token agreement, mention P/R/F1 (exact spans) and CoNLL score of OURS against a reference, per genre."""
-    from harmonize.conversion import read_corpus
+    """Token agreement, mention P/R/F1 (exact spans) and CoNLL score of OURS against a reference, per genre; for
+    CorefUD files, first per file the documents equal in coreference and every other difference by kind."""
+    from harmonize.conversion import input_files, read_corpus
     from harmonize.scoring.compare import compare_corpora
 
+    key_format = key_format or source or _detected([reference])
+    response_format = response_format or source or _detected(ours)
+    if key_format == response_format == "corefud":
+        from harmonize.releases.corefud_rebuild import compare_files
+
+        reader = get_format("corefud", "read")
+        theirs = input_files([reference], reader)
+        for mine in input_files(ours, reader):
+            official = theirs[0] if len(theirs) == 1 else next((t for t in theirs if t.name == mine.name), None)
+            if official is None:
+                _say(f"{mine}: no file of that name under {reference}")
+                continue
+            for line in compare_files(mine, official).lines():
+                typer.echo(line)
     report = Report()
-    result = compare_corpora(read_corpus(ours, response_format or source, lenient, report),
-                             read_corpus([reference], key_format or source, lenient, report))
+    result = compare_corpora(read_corpus(ours, response_format, lenient, report),
+                             read_corpus([reference], key_format, lenient, report))
     typer.echo(f"{'genre':<14}{'docs':>6}{'same tokens':>13}{'mention P':>11}{'mention R':>11}{'mention F1':>12}"
                f"{'CoNLL':>8}")
     for group in result.groups:
@@ -431,10 +447,16 @@ def diff(
     "harmonize build examples/collection.toml -o release/ --dry-run",
     "harmonize build examples/collection.toml -o release/ --jobs 2",
     "harmonize build examples/collection.toml -o release/ --only en_gum",
+    "harmonize build --list",
+    "harmonize build corefud-1.3/en_gum -o rebuilt/",
+    "harmonize build corefud-1.3/english -o rebuilt/ -r CorefUD-1.3-public/",
 ))
 def build(
-    recipe: Annotated[Path, typer.Argument(help="The collection's recipe (TOML; see the README's Collections).")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="The release folder.")],
+    recipe: Annotated[str | None, typer.Argument(
+        help="The collection's recipe (TOML; see the README's Collections), or a shipped recipe: "
+             "corefud-1.3/en_gum (`--list`).", show_default=False)] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="The release folder.",
+                                                show_default=False)] = None,
     jobs: Annotated[int, typer.Option(help="Corpora built at once (0, and at most: one per core; with --engine "
                                            "local).")] = 0,
     engine: Annotated[str, typer.Option(help="local (a process pool) or ray (pip install 'harmonize[distributed]')."
@@ -444,10 +466,38 @@ def build(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would be built, build nothing.")] = False,
     clean: Annotated[bool, typer.Option(help="Drop the cache first: build everything again.")] = False,
     keep_going: Annotated[bool, typer.Option("--keep-going", help="Build the other corpora when one fails.")] = False,
+    list_recipes: Annotated[bool, typer.Option("--list", help="List the shipped recipes and exit.")] = False,
+    source: Annotated[list[str] | None, typer.Option(
+        "--source", help="A shipped recipe's source from a folder instead of the cached corpus: ID=PATH "
+                         "(gum=../gum), repeatable.", show_default=False)] = None,
+    reference: Annotated[Path | None, typer.Option(
+        "--reference", "-r", help="A shipped recipe: a folder with the release's files, compared with ours (in "
+                                  "each README).", show_default=False)] = None,
+    parse: ParseEngine = NO_PARSING,
 ) -> None:
-    """Build a harmonized multi-corpus release from one recipe: the same bytes every time, only what changed."""
+    """Build a harmonized multi-corpus release from one recipe: the same bytes every time, only what changed. A
+    shipped recipe (corefud-1.3/en_gum) rebuilds a CorefUD dataset from its public sources."""
     from collections.abc import Callable
 
+    from harmonize.releases import corefud_rebuild
+
+    if list_recipes:
+        for name in corefud_rebuild.recipes():
+            typer.echo(name)
+        return
+    if recipe is None or output is None:
+        raise HarmonizeError("give a RECIPE and -o OUTPUT (or --list)")
+    if not Path(recipe).exists() and corefud_rebuild.is_recipe(recipe):
+        built = corefud_rebuild.rebuild(recipe, output, sources=_key_values(source), reference=reference,
+                                        parse=None if parse == NO_PARSING else parse, progress=_say)
+        for done in built:
+            for path in done.files.values():
+                _say(f"wrote {path}")
+            for comparison in done.comparisons.values():
+                for line in comparison.lines():
+                    typer.echo(line)
+        return
+    recipe = Path(recipe)
     from harmonize.releases import BuildResult
     from harmonize.releases import build as run_build
     from harmonize.releases.recipe import RecipeError
