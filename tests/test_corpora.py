@@ -464,7 +464,7 @@ def test_the_command_line_says_each_problem_in_one_line(tmp_path: Path) -> None:
     cases = {("corpora", "fetch", "gum"): "HARMONIZE_OFFLINE is set (offline)",
              ("corpora", "fetch", "ontonotes"): "harmonize corpora add ontonotes --from PATH",
              ("corpora", "path", "litbank"): "run `harmonize corpora fetch litbank`",
-             ("corpora", "info", "gum@9"): "no such version of gum (the catalog has 11.1.0, 7.2.0)",
+             ("corpora", "info", "gum@9"): "no such version of gum (the catalog has 11.1.0, 11.0.0, 7.2.0)",
              ("corpora", "list", "--access", "secret"): "--access 'secret'",
              ("corpora", "fetch", "gum", "--mirror", "ftp://x"): "give an http://, https:// or file:// base URL",
              ("corpora", "add", "gum", "--from", "/no/such"): "/no/such: no such file or folder",
