@@ -1323,7 +1323,8 @@ def resolve_with_lemmas(
 ))
 def resolve_train(
     inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Training files or folders.", show_default=False)],
-    dev: Annotated[list[Path] | None, typer.Option(help="Dev file or folder (repeatable): the best epoch is kept.")]
+    dev: Annotated[list[Path] | None, typer.Option(callback=_corpus_ids,
+                                                  help="Dev file or folder (repeatable): the best epoch is kept.")]
     = None,
     output: Annotated[Path, typer.Option("-o", "--output", help="Model folder.")] = Path("harmonize-model"),
     source: SourceFormat = "corefud",
@@ -1451,7 +1452,8 @@ def validate(
         help="With --cross-document: these topics (comma-separated) are dev, the others of TRAIN train "
              "(ECB+'s standard dev topics: 2,5,12,18,21,23,34,35).")] = None,
     test: Annotated[Path | None, typer.Option(
-        help="Also score this split, untouched like dev (e.g. a corpus' test part).", show_default=False)] = None,
+        callback=_corpus_ids, help="Also score this split, untouched like dev (e.g. a corpus' test part).",
+        show_default=False)] = None,
     test_topics: Annotated[str | None, typer.Option(
         help="With --cross-document: these topics (comma-separated) of --test, else of TRAIN, are the test split "
              "(ECB+'s: 36-45); they are left out of training.", show_default=False)] = None,
