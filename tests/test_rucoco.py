@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import harmonize
 from harmonize.converters.conll2012 import read_conll2012
 from harmonize.converters.corefud import format_corefud, parse_corefud
 from harmonize.converters.rucoco import build_document, format_rucoco, parse_annotation, read_rucoco
@@ -309,3 +310,20 @@ def test_child_mentions_include_the_leaves_below_a_part(tmp_path: Path) -> None:
     # (Они + Иван, Иван, Мария), none found. (2 + 3 + 0) / (2 + 3 + 4).
     assert (lea.recall_num, lea.recall_den) == (5, 9)
     assert (lea.precision_num, lea.precision_den) == (5, 5)
+
+
+def test_the_writer_names_each_column_it_does_not_keep(tmp_path: Path) -> None:
+    """RuCoCo keeps raw text and character spans: trees, lemmas, features and comments from another format are
+    each named in the report (the words themselves come back as razdel's, so no word-by-word comparison holds)."""
+    source = harmonize.read(shared("gum", "v11.1.0", "dep", "GUM_academic_exposure.conllu"))
+    report = harmonize.Report()
+    harmonize.write(source, tmp_path / "exposure.json", format="rucoco", report=report)
+    nodes = list(source.documents[0].nodes())
+    for column in ("LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS"):
+        filled = sum(1 for node in nodes if getattr(node, column.lower()) != "_")
+        assert filled and report.counts[f"{column} not written (RuCoCo has no place for them)"] == filled, column
+    assert report.counts["comment lines not written (RuCoCo has no place for them)"] > 0
+    back = harmonize.Report()
+    harmonize.write(harmonize.read(shared("rucoco", "json", "2001_russia_aznar.json"), format="rucoco",
+                                   report=harmonize.Report()), tmp_path / "out", format="rucoco", report=back)
+    assert not [reason for reason in back.counts if "not written" in reason]  # RuCoCo to RuCoCo loses nothing

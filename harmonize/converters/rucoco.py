@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harmonize.converters.choices import RUCOCO_ALIGNMENTS
+from harmonize.converters.losses import FIELD_COMMENTS, SPACING_KEYS, Holds, report_unheld, unheld_reason
 from harmonize.converters.surface import document_text, escape_spaces, set_gap
 from harmonize.errors import FormatError, Problems, Report, check_choice
 from harmonize.io import DocumentFiles, paused_gc, read_text, text_file, write_documents
@@ -412,7 +413,8 @@ def scored_rucoco(path: Path) -> list:
 
 def format_rucoco(document: Document, report: Report, name: str | None = None) -> str:
     """One document as a RuCoCo JSON text. ``name``, the file's (what every renderer of a file per document is
-    given), plays no part: RuCoCo's JSON holds no id, and what reading it back changes is razdel's."""
+    given): RuCoCo's JSON holds no id, the reader takes the id and the genre from it; what else reading it back
+    changes is razdel's."""
     surface = document_text(document)
     spans_of: dict[Entity, list[CharSpan]] = {}
     for entity in document.entities:
@@ -440,8 +442,23 @@ def format_rucoco(document: Document, report: Report, name: str | None = None) -
         if bridge.label != INCLUDES:
             report.add("bridge not written (RuCoCo has only includes)",
                        f"{document.id}: {bridge.anaphor.text!r} -> {bridge.antecedent.id} ({bridge.label})")
+    # Raw text and character spans: every column, comment and MISC attribute but spacing is not kept. The
+    # writer counted mention-level losses above; razdel makes the sentences and their ids when read back.
+    section = _SECTION.match(Path(name).stem if name else str(document.id))  # the reader takes it from the name
+    report_unheld(document, _HOLDS, report, "RuCoCo", [m for e in spans_of for m in e.mentions], count_id=False,
+                  document_fields={"language": "ru", "genre": section.group(1) if section else None, "topic": None,
+                                   "subtopic": None})
+    comments = sum(1 for sentence in document.sentences for c in sentence.comments
+                   if isinstance(c, str) and not c.startswith(("# newpar", *FIELD_COMMENTS)))
+    if comments:  # paragraph breaks come back as # newpar; other comments do not
+        report.add(unheld_reason("comment", "RuCoCo"), str(document.id), comments)
     entities = [[list(span) for span in spans_of[e]] for e in ordered]
     return json.dumps({"entities": entities, "includes": includes, "text": surface.text}, ensure_ascii=False)
+
+
+_HOLDS = Holds(misc=SPACING_KEYS, sentence_ids=True, sentence_text=True, comments=True, empty_nodes=True, heads=True,
+               entity_types=True, mention_types=True, links=False, mention_fields=True, entity_fields=False,
+               bridges=True, split_antecedents=True, glued_multiword_tokens=True)
 
 
 def _mention_span(mention, offsets: dict[Node, CharSpan], report: Report, document_id: str | None
