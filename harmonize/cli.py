@@ -450,6 +450,7 @@ def diff(
     "harmonize build --list",
     "harmonize build corefud-1.3/en_gum -o rebuilt/",
     "harmonize build corefud-1.3/english -o rebuilt/ -r CorefUD-1.3-public/",
+    "harmonize build ontogum/gum -o rebuilt/",
 ))
 def build(
     recipe: Annotated[str | None, typer.Argument(
@@ -481,12 +482,21 @@ def build(
 
     from harmonize.releases import corefud_rebuild
 
+    from harmonize.releases import ontogum_rebuild
+
     if list_recipes:
-        for name in corefud_rebuild.recipes():
+        for name in [*corefud_rebuild.recipes(), ontogum_rebuild.RECIPE]:
             typer.echo(name)
         return
     if recipe is None or output is None:
         raise HarmonizeError("give a RECIPE and -o OUTPUT (or --list)")
+    if recipe == ontogum_rebuild.RECIPE and not Path(recipe).exists():
+        sources = _key_values(source)
+        built_ontogum = ontogum_rebuild.rebuild_ontogum(output, sources.get("gum"), reference, progress=_say)
+        _say(f"wrote {built_ontogum.files} file(s) to {built_ontogum.folder}")
+        for line in built_ontogum.lines:
+            typer.echo(line)
+        return
     if not Path(recipe).exists() and corefud_rebuild.is_recipe(recipe):
         built = corefud_rebuild.rebuild(recipe, output, sources=_key_values(source), reference=reference,
                                         parse=None if parse == NO_PARSING else parse, progress=_say)

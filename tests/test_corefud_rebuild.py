@@ -152,3 +152,18 @@ def test_the_command_line_builds_and_compares(tmp_path: Path) -> None:
                               "gum=/no/such", "-o", str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert missing.returncode == 1 and missing.stderr.strip() == \
         "harmonize: error: --source gum=/no/such: no such folder"
+
+
+def test_ontogum_rebuilt_from_gum_against_the_official_output(tmp_path: Path) -> None:
+    """The ontogum/gum recipe on GUM V7.2.0 (the shared copy) against its official OntoGUM files: one file per
+    document in the official layout, the comparison's figures in the README."""
+    from harmonize.releases.ontogum_rebuild import rebuild_ontogum
+
+    gum = shared("gum", "v7.2.0")
+    built = rebuild_ontogum(tmp_path, gum, shared("gum", "ontogum_official_v7.2.0", "conll"))
+    assert built.files == 150 and (tmp_path / "coref" / "ontogum" / "conll" / "GUM_academic_art.conll").is_file()
+    every = built.comparison.groups[-1]
+    assert every.documents == 150 and every.mention_f1 >= 0.994 and every.conll >= 0.989
+    assert built.lines[0].startswith("150 documents, 149 with the same tokens")
+    readme = (tmp_path / "README-ontogum.md").read_text(encoding="utf-8")
+    assert "## Compared with the official OntoGUM files" in readme and "ontogum 1 " in readme
