@@ -1063,12 +1063,6 @@ class Resolved:
     entry: Entry
 
 
-def looks_like_id(text: str, catalog: Catalog) -> bool:
-    """Whether ``text`` starts with a catalog id (``ID``, ``ID@VERSION``, then ``/PATH``)."""
-    head = text.replace("\\", "/").split("/", 1)[0]
-    return catalog.find(head) is not None
-
-
 def resolve(given: str | Path, config: Settings | None = None, fetch_missing: bool = False) -> Resolved | None:
     """``ID``, ``ID@VERSION`` or ``ID/PATH`` as a path in the cache; None where ``given`` is an existing path
     (a path always wins) or names no catalog id. A corpus not yet cached is an error naming the command that
