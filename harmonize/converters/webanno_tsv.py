@@ -299,6 +299,14 @@ class _Reader:
                     link.type = _value(match[1])
                     link.relation = _value(link_match[1])
         empty_nodes: dict[tuple[int, int, int], Node] = {}
+        # Zero-length positions become empty nodes in their file order (sub-token 5.1 before 5.2), whichever chain
+        # is read first: made as chains come, two zeros after one word would swap.
+        for unit in sorted({(u.sentence, u.token, u.sub): u for link in links.values() for u in link.units
+                            if u.sub is not None and u.begin >= u.end}.items()):
+            word = nodes.get(unit[0][:2])
+            if word is not None:
+                empty_nodes[unit[0]] = empty_node_after(word)
+                self.report.add(ZERO_LENGTH, f"{self.path}:{unit[1].line}")
         by_chain: dict[int, list[tuple[int, _Link]]] = {}
         for (chain, index), link in sorted(links.items()):
             by_chain.setdefault(chain, []).append((index, link))
@@ -338,11 +346,7 @@ class _Reader:
                 self.report.add(SUBTOKEN_WIDENED, f"{self.path}:{unit.line}")
                 words.append(word)
             else:
-                key = (unit.sentence, unit.token, unit.sub)
-                if key not in empty_nodes:
-                    empty_nodes[key] = empty_node_after(word)
-                    self.report.add(ZERO_LENGTH, f"{self.path}:{unit.line}")
-                words.append(empty_nodes[key])
+                words.append(empty_nodes[(unit.sentence, unit.token, unit.sub)])
         return sorted(set(words), key=lambda n: n.order)
 
 
