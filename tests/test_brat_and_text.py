@@ -212,3 +212,13 @@ def test_stanzas_tokenizer_is_used_on_raw_text() -> None:
     assert document_text(document).text == text
     with pytest.raises(harmonize.HarmonizeError, match="stanza:LANG"):
         StanzaParser(make_tokenizer=tokenizer).tokenize(text)
+
+
+@pytest.mark.parametrize("case", ["TC-A-8.response", "TC-A-9.response"])
+def test_mentions_of_two_entities_on_one_span_are_counted(case: str, tmp_path: Path) -> None:
+    """Two entities with a mention on the same words and type: brat reads the repeated T line once and merges
+    them; the writer says so, and the round trip verifies."""
+    source = shared("corefud-samples", "corefud-scorer", "tests-corefud", "exact-match", case)
+    result = harmonize.convert([source], "corefud", "brat", tmp_path / "out", verify=True, warn_losses=False)
+    assert result.report.counts["brat: mentions of different entities on one span with one type (read back as one T "
+                                "line: their entities merged)"] == 1

@@ -126,6 +126,8 @@ _LEDGER: list[tuple[str, tuple[str, ...]]] = [
     (r"multiword token written as (glued words|its words)", ()),  # counted with the format's other losses
     (r"NKJP class not in the UD table", ()),  # the reader's note on a tag it has no UD tags for
     # CoNLL-UA.
+    (r"brat: mentions of different entities on one span with one type", ("entities merged",)),
+    (r"brat: entities all of whose mentions share the span and type", ("entity dropped",)),
     (r"UA: entity attributes not written", ("entity field",)),
     (r"UA: mention link types not written", ("mention link",)),
     (r"UA: a mention's own entity type not written", ("mention type",)),

@@ -386,6 +386,7 @@ def format_brat(document: Document, report: Report) -> tuple[str, str]:
             ids[id(mention)] = f"T{number}"
             ann.append(f"T{number}\t{kind} {covered}\t{shown}")
             number += 1
+    _report_shared_lines(document, ann, {ids[id(m)]: m.entity for m in kept}, report)
     if encoding == "entity-label":
         for entity in document.entities:
             label = unescape_value(entity.attrs.get(LABEL, "")) or f"entity-{entity.id}"
@@ -423,6 +424,33 @@ def format_brat(document: Document, report: Report) -> tuple[str, str]:
         _report_unheld(document, kept, {id(b) for b in document.bridges if id(b.anaphor) in ids and any(
             id(m) in ids for m in b.antecedent.mentions)}, report)
     return text, "".join(f"{line}\n" for line in ann)
+
+
+def _report_shared_lines(document: Document, ann: list[str], owner: dict[str, Entity], report: Report) -> None:
+    """Mentions of different entities written as the same T line (one span, one type): the reader reads a repeated
+    T line once, so an entity some of whose lines another entity wrote first comes back merged into it, and one all
+    of whose lines were written first by others comes back as none (counted per entity)."""
+    first_owner: dict[str, Entity] = {}
+    lines_of: dict[int, list[str]] = {}
+    for line in ann:
+        name, content = line.split("\t", 1)[0], line.split("\t", 2)[1]
+        entity = owner[name]
+        first_owner.setdefault(content, entity)
+        lines_of.setdefault(id(entity), []).append(content)
+    merged = dropped = 0
+    for entity in {id(e): e for e in owner.values()}.values():
+        shared = [c for c in lines_of[id(entity)] if first_owner[c] is not entity]
+        if shared and len(shared) == len(lines_of[id(entity)]):
+            dropped += 1
+        elif shared:
+            merged += 1
+    where = str(document.id)
+    if merged:
+        report.add("brat: mentions of different entities on one span with one type (read back as one T line: their "
+                   "entities merged)", where, merged)
+    if dropped:
+        report.add("brat: entities all of whose mentions share the span and type of another entity's (read back as "
+                   "none)", where, dropped)
 
 
 # Text written one sentence a line, words apart, keeps the words, the sentence breaks and the mentions with their
