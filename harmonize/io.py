@@ -76,6 +76,15 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
+def file_sha256(path: str | Path) -> str:
+    """A file's sha256, read a block at a time (corpora of a few hundred MB are hashed too)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def atomic_write_text(path: str | Path, text: str) -> None:
     """Write ``text`` as UTF-8 to a temporary file beside ``path``, then rename it over ``path``."""
     atomic_write_bytes(path, text.encode("utf-8"))

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
-import hashlib
 import io
 import json
 import os
@@ -46,6 +45,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlparse
 
 from harmonize.errors import HarmonizeError
+from harmonize.io import file_sha256
 
 ACCESS = ("public", "registration", "manual")
 # The completion record (JSON): written last, a corpus folder without it is no corpus. No data file's ending, so that
@@ -599,14 +599,6 @@ def _download(url: str, target: Path, config: Settings, what: str) -> None:
             bar.close()
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _looks_like_html(path: Path) -> bool:
     with open(path, "rb") as handle:
         start = handle.read(512).lstrip().lower()
@@ -709,7 +701,7 @@ def _extract(archive: Path, source: Source, entry: Entry, into: Path, budget: li
 
 def _checked_files(source: Source, into: Path, written: list[str], where: str) -> dict[str, str]:
     """The sha256 of each file the source gave, checked against what the catalog knows of it."""
-    hashes = {inner: _sha256(into / inner) for inner in written}
+    hashes = {inner: file_sha256(into / inner) for inner in written}
     for known in source.files:
         if known.path not in hashes:
             raise _Failure(f"{where}: {known.path} is missing (the catalog lists it at "
@@ -830,7 +822,7 @@ def _one_source(entry: Entry, source: Source, corpus: Path, work: Path, budget: 
 def _accept(entry: Entry, source: Source, url: str, download: Path, staging: Path, budget: list[int],
             config: Settings, unverified: bool) -> tuple[dict, dict[str, str], list[str]]:
     """Check a downloaded file and unpack it into ``staging``: (what was received, file hashes, notes)."""
-    digest = _sha256(download)
+    digest = file_sha256(download)
     size = download.stat().st_size
     notes = []
     if _looks_like_html(download) and not source.name.endswith((".html", ".htm")):
@@ -855,7 +847,7 @@ def _accept(entry: Entry, source: Source, url: str, download: Path, staging: Pat
             if not unverified or "mismatch" not in str(failure):
                 raise
             notes.append(f"kept unverified: {failure}")
-            hashes = {inner: _sha256(staging / inner) for inner in _walk(staging)}
+            hashes = {inner: file_sha256(staging / inner) for inner in _walk(staging)}
         if not hashes:
             raise _Failure(f"{url}: the archive holds none of the corpus' data paths "
                            f"({', '.join(entry.data) or 'any file'})")
@@ -952,7 +944,7 @@ def _add_folder(entry: Entry, given: Path, corpus: Path, unverified: bool, notes
     for inner in _walk(given):
         if inner == RECORD or not entry.keeps(inner) or (given / inner).is_symlink():
             continue
-        digest = _sha256(given / inner)
+        digest = file_sha256(given / inner)
         if inner in known and known[inner] != digest:
             if not unverified:
                 raise CorpusError(_mismatch(inner, str(given / inner), known[inner], digest))
@@ -1000,7 +992,7 @@ def verify(spec: str, config: Settings | None = None) -> Verification:
     for source in entry.sources:
         expected.update({f.path: f.sha256 for f in source.files if f.path in expected})
     present = {inner for inner in _walk(folder) if inner != RECORD}
-    changed = tuple(sorted(inner for inner in set(expected) & present if _sha256(folder / inner) != expected[inner]))
+    changed = tuple(sorted(inner for inner in set(expected) & present if file_sha256(folder / inner) != expected[inner]))
     return Verification(entry, len(present), changed, tuple(sorted(set(expected) - present)),
                         tuple(sorted(present - set(expected))), record.get("verified", ""))
 
@@ -1124,6 +1116,6 @@ def manifest_of_folder(folder: str | Path, under: Sequence[str] = (), to: str = 
         if under and not any(_under(inner, u) for u in under):
             continue
         files.append(FileHash("/".join(filter(None, (to, inner))), (folder / inner).stat().st_size,
-                              _sha256(folder / inner)))
+                              file_sha256(folder / inner)))
     return files
 

@@ -25,6 +25,7 @@ from importlib import resources
 from pathlib import Path
 
 from harmonize.errors import HarmonizeError, Report
+from harmonize.io import file_sha256
 
 SPLITS = ("train", "dev", "test")
 RELEASES = ("corefud-1.3",)
@@ -210,7 +211,7 @@ def _sha256(path: Path) -> str:
         for file in sorted(p for p in path.rglob("*") if p.is_file()):
             digest.update(file.read_bytes())
         return digest.hexdigest()
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return file_sha256(path)
 
 
 def _find(folder: Path, name: str) -> Path | None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harmonize.errors import HarmonizeError, Report
-from harmonize.io import atomic_write_text
+from harmonize.io import atomic_write_text, file_sha256
 from harmonize.releases.cache import opened_files
 from harmonize.releases.recipe import SPLITS, CorpusRecipe, Recipe, SplitShares
 from harmonize.schemas.model import Corpus, Document
@@ -23,10 +23,6 @@ if TYPE_CHECKING:
     from harmonize.converters.registry import Format
 
 ECBPLUS_DEV = ("2", "5", "12", "18", "21", "23", "34", "35")  # Cybulska & Vossen 2015, as ariecattan/coref uses it
-
-
-def _file_digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -198,7 +194,7 @@ def build_corpus(corpus: CorpusRecipe, plan: Recipe, release_folder: str, key: s
     files = [p for p in sorted(folder.rglob("*")) if p.is_file()]
     if plan.views:
         files += [p for p in sorted((release / "views" / corpus.name).rglob("*")) if p.is_file()]
-    summary["files"] = {p.relative_to(release).as_posix(): _file_digest(p) for p in files}
+    summary["files"] = {p.relative_to(release).as_posix(): file_sha256(p) for p in files}
     atomic_write_text(release / ".cache" / f"{corpus.name}.json",
                       json.dumps({"key": key, "opened": opened, "summary": summary}, sort_keys=True, indent=1))
     return summary
@@ -611,7 +607,7 @@ def _manifest_files(release: Path, manifest: Path) -> list[Path]:
 
 
 def _write_manifest(release: Path, manifest: Path) -> None:
-    atomic_write_text(manifest, "".join(f"{_file_digest(p)}  {p.relative_to(release).as_posix()}\n"
+    atomic_write_text(manifest, "".join(f"{file_sha256(p)}  {p.relative_to(release).as_posix()}\n"
                                         for p in _manifest_files(release, manifest)))
 
 
@@ -622,4 +618,4 @@ def _manifest_holds(release: Path, manifest: Path) -> bool:
         digest, _, name = line.partition("  ")
         listed[name] = digest
     present = {p.relative_to(release).as_posix(): p for p in _manifest_files(release, manifest)}
-    return set(listed) == set(present) and all(_file_digest(present[n]) == d for n, d in listed.items())
+    return set(listed) == set(present) and all(file_sha256(present[n]) == d for n, d in listed.items())
