@@ -23,9 +23,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harmonize.errors import HarmonizeError, Report
 from harmonize.io import file_sha256
+
+if TYPE_CHECKING:
+    from harmonize.corpora import Catalog
+    from harmonize.schemas.model import Corpus, Document
 
 SPLITS = ("train", "dev", "test")
 RELEASES = ("corefud-1.3",)
@@ -229,7 +234,7 @@ def _comment_key(comment: object) -> str:
     return found[1] if found else ""
 
 
-def _order_comments(corpus, order: tuple[str, ...], report: Report) -> None:  # noqa: ANN001 - a Corpus
+def _order_comments(corpus: Corpus, order: tuple[str, ...], report: Report) -> None:
     """Each sentence's comments whose key ``order`` names in that order, in the places such comments held; the
     others stay where they are."""
     if not order:
@@ -249,7 +254,7 @@ def _order_comments(corpus, order: tuple[str, ...], report: Report) -> None:  # 
             report.add("sentence comments in the release's order", f"{document.id}: {moved} sentences", moved)
 
 
-def _number_sentences(documents: list, report: Report) -> None:
+def _number_sentences(documents: list[Document], report: Report) -> None:
     """Sentence ids 1, 2 ... over all the dataset's documents in the order of their names, whatever their split (as
     CorefUD's ParCorFull numbers them)."""
     number = 0
@@ -261,7 +266,7 @@ def _number_sentences(documents: list, report: Report) -> None:
                    str(document.id), len(document.sentences))
 
 
-def _header_in_each_document(corpus) -> None:  # noqa: ANN001 - a Corpus
+def _header_in_each_document(corpus: Corpus) -> None:
     """``# global.Entity`` after every ``# newdoc``, as udapi writes a release's files."""
     from harmonize.schemas.model import CommentSlot
 
@@ -282,7 +287,7 @@ def _header_in_each_document(corpus) -> None:  # noqa: ANN001 - a Corpus
         comments.insert(at, CommentSlot.GLOBAL_ENTITY)
 
 
-def _one_mention_per_span(corpus, report: Report) -> None:  # noqa: ANN001 - a Corpus
+def _one_mention_per_span(corpus: Corpus, report: Report) -> None:
     """A mention with the words of an earlier mention of another entity goes (with what goes with it, counted), as
     CorefUD's conversion of ParCorFull leaves such markables out."""
     for document in corpus.documents:
@@ -298,7 +303,7 @@ def _one_mention_per_span(corpus, report: Report) -> None:  # noqa: ANN001 - a C
                 report.add(f"one mention per span: {change.what}", change.detail)
 
 
-def _keep_fields(corpus, fields: tuple[str, ...], report: Report) -> None:  # noqa: ANN001 - a Corpus
+def _keep_fields(corpus: Corpus, fields: tuple[str, ...], report: Report) -> None:
     """The release's ``global.Entity`` fields only: entity and mention fields outside them (LitBank's brat label
     and mention type) are dropped, each counted."""
     if not fields:
@@ -517,7 +522,7 @@ def _compare_document(doc_id: str, mine: list[list[str]], official: list[list[st
 # ------------------------------------------------------------------------------------------------------ the README
 
 
-def _readme(built: BuiltDataset, catalog, parse: str | None) -> str:  # noqa: ANN001 - a Catalog
+def _readme(built: BuiltDataset, catalog: Catalog, parse: str | None) -> str:
     dataset = built.dataset
     entry = catalog.find(dataset.source)
     lines = [f"# {dataset.folder} ({dataset.release}), rebuilt by harmonize", "",

@@ -12,8 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harmonize.errors import HarmonizeError, Report
+
+if TYPE_CHECKING:
+    from harmonize.scoring.compare import Comparison
 
 RECIPE = "ontogum/gum"
 SOURCE = "gum"  # the catalog's default GUM: its coref/ontogum/ is the official output to compare with
@@ -27,7 +31,7 @@ class BuiltOntoGUM:
     folder: Path
     files: int
     report: Report
-    comparison: object | None = None  # harmonize.scoring.compare.Comparison
+    comparison: Comparison | None = None
     lines: list[str] = field(default_factory=list)
 
 
@@ -67,7 +71,7 @@ def rebuild_ontogum(output: str | Path, source: str | Path | None = None, refere
     return built
 
 
-def _lines(comparison) -> list[str]:  # noqa: ANN001 - a Comparison
+def _lines(comparison: Comparison) -> list[str]:
     every = comparison.groups[-1]
     lines = [f"{every.documents} documents, {every.same_tokens} with the same tokens; mention P "
              f"{100 * every.mention_precision:.2f} R {100 * every.mention_recall:.2f} F1 "
