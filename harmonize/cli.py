@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -25,6 +25,9 @@ from harmonize.resolvers.cross_document import MEMBERS
 from harmonize.resolvers.protocol import FOLDS
 from harmonize.scoring.matching import DEFAULT_MATCHING, MATCHING_HELP
 from harmonize.scoring.metrics import ALL_METRICS, UA_METRICS
+
+if TYPE_CHECKING:
+    from harmonize.corpora import Settings
 
 ParseEngine = Annotated[str, typer.Option("--parse", help=PARSE_HELP)]
 ParseOverwrite = Annotated[bool, typer.Option(
@@ -656,7 +659,7 @@ CorpusId = Annotated[str, typer.Argument(help="A corpus id: ID or ID@VERSION.", 
 
 
 def _corpora_settings(cache_dir: Path | None, mirrors: list[str] | None = None, offline: bool = False,
-                      quiet: bool = False, as_json: bool = False):  # noqa: ANN202 - harmonize.corpora.Settings
+                      quiet: bool = False, as_json: bool = False) -> Settings:
     from harmonize import corpora
 
     return corpora.settings(cache_dir=cache_dir, mirrors=mirrors or (), offline=True if offline else None,

@@ -75,8 +75,6 @@ def _toml_value(value: object) -> str:
         return str(value)
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
-    if isinstance(value, list) and all(isinstance(v, dict) for v in value) and value:
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, list):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
