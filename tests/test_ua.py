@@ -213,3 +213,14 @@ def test_crossing_markables_are_left_out_and_counted_unless_named(tmp_path: Path
         format_ua(original, Report(), "named"))
     assert not assert_accounted(harmonize.read(source, "mmax2", report=Report()).documents, named,
                                 report).counts.get("mention dropped")
+
+
+def test_a_newdoc_line_as_written_survives_ua_and_back(tmp_path: Path) -> None:
+    # The CorefUD scorer's TC-O files end their newdoc line with a space: the line is kept as it was, not rewritten.
+    source = tmp_path / "in.conllu"
+    source.write_text("# newdoc id = doc \n# global.Entity = eid-etype-head-other\n# sent_id = doc-1\n# text = a b\n"
+                      "1\ta\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1--1)\n2\tb\t_\t_\t_\t_\t0\t_\t_\t_\n\n", encoding="utf-8")
+    harmonize.convert([source], "corefud", "ua", tmp_path / "out.conllua", warn_losses=False, verify=True)
+    assert "# newdoc id = doc \n" in (tmp_path / "out.conllua").read_text(encoding="utf-8")
+    harmonize.convert([tmp_path / "out.conllua"], "ua", "corefud", tmp_path / "back.conllu", warn_losses=False)
+    assert (tmp_path / "back.conllu").read_text(encoding="utf-8").startswith("# newdoc id = doc \n")

@@ -804,13 +804,15 @@ def _document_comments(
 ) -> list[str | CommentSlot]:
     """Make sure the first sentence starts the document and declares the entity fields where needed (and says how
     many heads were ``guessed``, `GUESSED_HEADS`)."""
-    has_newdoc = any(c is CommentSlot.NEWDOC or (isinstance(c, str) and c.startswith("# newdoc")) for c in comments)
-    if not has_newdoc and (document.id is not None or number > 0):
+    def is_newdoc(comment: str | CommentSlot) -> bool:
+        return comment is CommentSlot.NEWDOC or (isinstance(comment, str) and comment.startswith("# newdoc"))
+
+    if not any(is_newdoc(c) for c in comments) and (document.id is not None or number > 0):
         comments.insert(0, CommentSlot.NEWDOC)
     has_header = any(c is CommentSlot.GLOBAL_ENTITY or (isinstance(c, str) and c.startswith("# global.Entity"))
                      for c in comments)
     if fields is not None and fields != fields_in_force and not has_header:
-        at = next((i + 1 for i, c in enumerate(comments) if c is CommentSlot.NEWDOC), 0)
+        at = next((i + 1 for i, c in enumerate(comments) if is_newdoc(c)), 0)
         comments.insert(at, CommentSlot.GLOBAL_ENTITY)
     # Genre, topic and subtopic (ECB+) as document metadata, read back by the reader: added where the document
     # has them and its comments do not say them yet.

@@ -149,6 +149,8 @@ class _Reader:
             self.end_document()
             self.document = self.new_document(line.partition("=")[2].strip() or None)
             self.header.append(line)
+            if line != f"# newdoc id = {self.document.id}":
+                self.comments.append(line)  # as CorefUD's reader keeps it: written back as it was, whatever the format
         elif self.sentence is None and self.document is None:
             self.header.append(line)
         elif (token := multiword_from_comment(line)) is not None:
@@ -510,7 +512,9 @@ class _Writer:
             lines = list(header)
         else:
             lines = [f"# global.columns = {' '.join(COLUMNS)}"] if self.first else []
-            lines.append(f"# newdoc id = {document.id or 'document'}")
+            first = document.sentences[0].comments if document.sentences else []
+            as_read = (c for c in first if isinstance(c, str) and c.startswith("# newdoc"))  # e.g. a trailing space
+            lines.append(next(as_read, f"# newdoc id = {document.id or 'document'}"))
         identity, bridging = self._cells()
         lines.extend(document_field_lines(document))
         for sentence in document.sentences:
