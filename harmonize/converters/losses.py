@@ -36,9 +36,9 @@ class Holds:
     ``made_sentence_id`` of the document id read back).
     ``sentence_text``: kept; else the reader rebuilds the text with ``text_rebuilt`` (None: the format has none).
     ``misc``: True for every MISC attribute, else the keys kept (the spacing keys, for formats of raw text).
-    ``empty_nodes``: True, False, "mentioned" (those in a mention are kept, as positions without a form), "alone"
-    (only those a mention is on without words are kept so) or "written alone" (the same, where that mention is
-    written).
+    ``empty_nodes``: True, False, "positions" (all kept as positions without a form), "mentioned" (those in a
+    mention are kept so), "alone" (only those a mention is on without words are kept so) or "written alone" (the
+    same, where that mention is written).
     """
 
     columns: Collection[str] = ()
@@ -108,7 +108,7 @@ def report_unheld(document: Document, holds: Holds, report: Report, target: str,
             if node.is_empty and not _empty_kept(node, holds, written_ids):
                 count("empty node", 1)
                 continue
-            if node.is_empty and holds.empty_nodes in ("mentioned", "alone") and node.form != "_":
+            if node.is_empty and holds.empty_nodes in ("positions", "mentioned", "alone") and node.form != "_":
                 count("FORM", 1)
             for column in COLUMNS:
                 if column not in holds.columns and getattr(node, column.lower()) != "_":
@@ -189,6 +189,8 @@ def _one_word_head(mention: Mention, written: Collection[Mention]) -> bool:
 def _empty_kept(node: Node, holds: Holds, written: set[int]) -> bool:
     """Whether the empty node reads back, per ``holds.empty_nodes`` ("written alone": on a mention without words
     that is written, ``written`` their ids)."""
+    if holds.empty_nodes == "positions":
+        return True
     if holds.empty_nodes == "mentioned":
         return bool(node.mentions)
     if holds.empty_nodes == "alone":

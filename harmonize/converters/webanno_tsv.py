@@ -301,8 +301,13 @@ class _Reader:
         empty_nodes: dict[tuple[int, int, int], Node] = {}
         # Zero-length positions become empty nodes in their file order (sub-token 5.1 before 5.2), whichever chain
         # is read first: made as chains come, two zeros after one word would swap.
-        for unit in sorted({(u.sentence, u.token, u.sub): u for link in links.values() for u in link.units
-                            if u.sub is not None and u.begin >= u.end}.items()):
+        # A zero-length sub-token with nothing in any column is a position this writer kept (an empty node without
+        # a mention): read too, so that the empty nodes after it keep their numbers.
+        bare = [t for tokens in sentences for t in tokens
+                if t.sub is not None and t.begin >= t.end and all(cell == "_" for cell in t.cells)]
+        for unit in sorted({**{(u.sentence, u.token, u.sub): u for u in bare},
+                            **{(u.sentence, u.token, u.sub): u for link in links.values() for u in link.units
+                               if u.sub is not None and u.begin >= u.end}}.items()):
             word = nodes.get(unit[0][:2])
             if word is not None:
                 empty_nodes[unit[0]] = empty_node_after(word)
@@ -460,7 +465,7 @@ def _chain_cells(document: Document, report: Report) -> tuple[dict[Node, tuple[l
 # A chain layer (TSV's, XMI's) keeps the text, the mentions with their reftype and the link types into all but a
 # chain's first mention; spacing between a sentence's words; empty nodes only where a mention is on them.
 CHAIN_LAYER_HOLDS = Holds(misc=("SpaceAfter", "SpacesAfter", "SpacesBefore"), mention_fields=(REFTYPE,), links=True,
-                          empty_nodes="mentioned", mention_types=True, entity_types=True,
+                          empty_nodes="positions", mention_types=True, entity_types=True,
                           glued_multiword_tokens=True, spacing_within_sentences=True)
 
 
