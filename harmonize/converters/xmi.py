@@ -12,7 +12,8 @@ The mapping, in one place:
 * every chain type (a type with a ``first`` feature, such as DKPro's ``CoreferenceChain`` or INCEpTION's custom
   ``...Chain`` layers) is read, each chain an `Entity` whose links (``first``, then ``next``) are its
   mentions: the words a link covers (a link inside a word: that word, counted; a zero-length link: an empty node
-  after the word it touches, as the WebAnno TSV reader does), its ``referenceType`` as the mention attribute
+  of its own after the word it touches, the links at one position in file order, as the WebAnno TSV reader does
+  sub-tokens), its ``referenceType`` as the mention attribute
   ``reftype``, its ``referenceRelation`` as the link type into the next mention (``Mention.link``);
 * or, where the CAS has no chains, a span layer and a relation layer used for coreference as GUM uses them
   (``-I span_layer= -I relation_layer=``, or found by itself: a relation type named like coreference whose
@@ -24,7 +25,9 @@ The writer makes ``OUT/<id>.xmi`` per document and ``OUT/TypeSystem.xml``: the t
 annotations, a ``CoreferenceChain`` per entity (singletons included) with a ``CoreferenceLink`` per mention
 (``reftype`` else the entity type as referenceType, the next mention's link type as referenceRelation). A
 discontinuous mention covers its whole extent, a mention only on empty nodes is a zero-length link at its position
-(both counted); bridges and split antecedents have no place (counted).
+(both counted; links go into the file in document order, so zeros after one word keep their order; a mention
+that reads back on another empty node number, after an empty node the file does not keep, is counted too);
+bridges and split antecedents have no place (counted).
 """
 
 from __future__ import annotations
@@ -195,7 +198,7 @@ def _spans_and_relations(cas, document: Document, nodes: list[Node], layers, pro
     starts = [n.start_char for n in nodes]
     spans: dict[str, SpanRecord] = {}
     for annotation in _select(cas, span_type.name):
-        words = _covered(annotation.begin, annotation.end, nodes, starts, {}, problem)
+        words = _covered(annotation.begin, annotation.end, nodes, starts, problem)
         if not words:
             problem(None, "span covers no word", f"{span_type.name} {annotation.begin}-{annotation.end}")
             continue
@@ -237,7 +240,6 @@ def _chains(cas, document: Document, nodes: list[Node], problem: Problems) -> No
         elif name not in (SENTENCE, TOKEN):
             counted[name] = counted.get(name, 0) + 1
     starts = [n.start_char for n in nodes]
-    empty: dict[tuple[int, int], Node] = {}
     ordered = []
     for chain in chains:
         links = []
@@ -250,11 +252,16 @@ def _chains(cas, document: Document, nodes: list[Node], problem: Problems) -> No
             link = link.get("next") if any(f.name == "next" for f in link.type.all_features) else None
         if links:
             ordered.append((min(lk.begin for lk in links), links))
+    # A zero-length link is a position without words: an empty node of its own after the word it touches, the
+    # links at one position in the order the file has them (their XMI ids), as the empty nodes were written.
+    points = {id(link): _covered(link.begin, link.end, nodes, starts, problem)
+              for link in sorted((lk for _, links in ordered for lk in links if lk.begin == lk.end),
+                                 key=lambda lk: lk.xmiID if lk.xmiID is not None else 0)}
     for number, (_start, links) in enumerate(sorted(ordered, key=lambda item: item[0]), 1):
         entity = document.new_entity(str(number))
         previous: str | None = None
         for link in links:
-            words = _covered(link.begin, link.end, nodes, starts, empty, problem)
+            words = points[id(link)] if id(link) in points else _covered(link.begin, link.end, nodes, starts, problem)
             if not words:
                 problem(None, "chain link covers no word", f"{link.type.name} {link.begin}-{link.end}")
                 continue
@@ -282,18 +289,16 @@ def _feature(structure, name: str) -> str | None:
     return value if value not in (None, "", "*") else None
 
 
-def _covered(begin: int, end: int, nodes: list[Node], starts: list, empty: dict, problem: Problems) -> list[Node]:
+def _covered(begin: int, end: int, nodes: list[Node], starts: list, problem: Problems) -> list[Node]:
+    """The words an annotation covers; for a zero-length one, a new empty node after the word it touches."""
     if begin == end:
         index = max(0, bisect.bisect_right(starts, begin) - 1)
         if nodes and not (nodes[index].start_char <= begin <= nodes[index].end_char) and index > 0:
             index -= 1
         if not nodes:
             return []
-        key = (index, begin)
-        if key not in empty:
-            empty[key] = empty_node_after(nodes[index])
-            problem.report.add("zero-length link put on an empty node after its word", f"{problem.path}: {begin}")
-        return [empty[key]]
+        problem.report.add("zero-length link put on an empty node after its word", f"{problem.path}: {begin}")
+        return [empty_node_after(nodes[index])]
     covered = [n for n in nodes if n.start_char < end and n.end_char > begin]
     if covered and (covered[0].start_char < begin or covered[-1].end_char > end):
         problem.report.add("link inside a word widened to the word", f"{problem.path}: {begin}-{end}")
@@ -323,6 +328,8 @@ def format_xmi(document: Document, report: Report, system=None, name: str | None
             begin, end = surface.offsets[node]
             cas.add(token_type(begin=begin, end=end))
     starts: dict[Entity, int] = {}
+    placed = []  # (where the mention is, its link): links go into the file in document order
+    firsts = []  # each chain's first link
     for entity in document.entities:
         links = []
         for index, mention in enumerate(entity.mentions):
@@ -342,13 +349,18 @@ def format_xmi(document: Document, report: Report, system=None, name: str | None
             links.append(link_type(begin=located[0][0], end=located[-1][1],
                                    referenceType=unescape_value(mention.attrs.get(REFTYPE, "")) or mention.entity_type,
                                    referenceRelation=unescape_value(following) if following else None))
+            placed.append(((mention.sentence.index, mention.words[0].position), links[-1]))
         for link, successor in pairwise(links):
             link.next = successor
-        for link in links:
-            cas.add(link)
         if links:
-            cas.add(chain_type(first=links[0]))
+            firsts.append(links[0])
             starts[entity] = min(link.begin for link in links)
+    # The reader gives each zero-length link an empty node of its own, in file order: links at one position are
+    # written in the order of their empty nodes.
+    for _, link in sorted(placed, key=lambda item: item[0]):
+        cas.add(link)
+    for first in firsts:
+        cas.add(chain_type(first=first))
     _report_unheld(document, surface, starts, report, name if name is not None else str(document.id))
     return cas.to_xmi().encode("utf-8")
 
@@ -376,9 +388,25 @@ def _report_unheld(document: Document, surface: DocumentText, starts: dict[Entit
         report.add("mentions of some words of a multiword token read back over all of them", where, widened)
     if heads:
         report.add("heads of one-word mentions read back over a whole multiword token lost", where, heads)
+    moved = _zeros_read_back_elsewhere(document)
+    if moved:
+        report.add("mentions on empty nodes read back on another empty node after their word (XMI keeps one zero-length "
+                   "link per mention and no empty node numbers)", where, moved)
     ordered = sorted(starts, key=starts.__getitem__)  # the reader numbers chains by their first character
     report_chain_layer_unheld(document, surface, {e: str(n) for n, e in enumerate(ordered, 1)}, report, "XMI", name,
                               lambda text: " ".join(text.split()), replace(CHAIN_LAYER_HOLDS, empty_nodes="alone"))
+
+
+def _zeros_read_back_elsewhere(document: Document) -> int:
+    """Mentions only on empty nodes that read back on another one: the reader makes an empty node per zero-length
+    link, numbered after its word in file order, so a mention over several empty nodes, two mentions on one, or
+    one after an empty node the file does not keep, reads back on other numbers."""
+    at_word: dict[tuple[int, str], list] = {}
+    for mention in sorted((m for m in document.mentions if all(w.is_empty for w in m.words)),
+                          key=lambda m: (m.sentence.index, m.words[0].position)):
+        at_word.setdefault((mention.sentence.index, mention.words[0].id.split(".")[0]), []).append(mention)
+    return sum(1 for (_, word), mentions in at_word.items()
+               for number, m in enumerate(mentions, 1) if [w.id for w in m.words] != [f"{word}.{number}"])
 
 
 def write_xmi(corpus: Corpus, out: str | Path, report: Report | None = None) -> None:
