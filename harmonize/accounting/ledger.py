@@ -119,6 +119,9 @@ _LEDGER: list[tuple[str, tuple[str, ...]]] = [
     (r"TEI: comment lines not read back as written", ("comment",)),
     (r"TEI: zero subjects away from their verb read back", ("empty node", "mention dropped", "mention added")),
     (r"TEI: empty nodes of zero subjects away from their verb", ("empty node",)),
+    # Named, not mapped (as XMI's zero-length links read back elsewhere): which mention a renumbered empty node
+    # pairs with depends on what else is on that number.
+    (r"TEI: zero subjects read back under another empty node number", ()),
     (r"TEI: heads on an empty node left out of their mention", ("mention head",)),
     (r"TEI: mention fields whose escaping reads back otherwise", ("mention field",)),
     (r"TEI: entity fields whose escaping reads back otherwise", ("entity field",)),

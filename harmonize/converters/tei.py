@@ -935,6 +935,24 @@ def _feature(name: str, value: str) -> str:
     return f'<f name={quoteattr(name)} fVal={quoteattr(value)}/>'
 
 
+def _zeros_in_place_first(mentions: list[Mention]) -> list[Mention]:
+    """The mentions in order, but that the zero subjects of one verb that are right after it come before those away
+    from it: the reader puts a verb's zeros after it in file order, so those keep their empty node numbers."""
+    slots: dict[int, list[int]] = {}  # verb -> where its zeros are in the list
+    verbs: dict[int, Node] = {}
+    for index, mention in enumerate(mentions):
+        found = _mention_words(mention, Report())
+        if found is not None and found[1]:
+            verbs[id(found[0][0])] = found[0][0]
+            slots.setdefault(id(found[0][0]), []).append(index)
+    ordered = list(mentions)
+    for verb, indexes in slots.items():
+        away_last = sorted(indexes, key=lambda i: mentions[i].words[0].id.partition(".")[0] != verbs[verb].id)
+        for slot, index in zip(indexes, away_last):
+            ordered[slot] = mentions[index]
+    return ordered
+
+
 def _mention_layer(document: Document, ids: _Ids, report: Report) -> str:
     lines = [_HEAD]
     by_sentence: dict[Sentence, list[Mention]] = {}
@@ -942,7 +960,8 @@ def _mention_layer(document: Document, ids: _Ids, report: Report) -> str:
         by_sentence.setdefault(mention.sentence, []).append(mention)
     number = 0
     for sentence in document.sentences:
-        written = [m for m in by_sentence.get(sentence, []) if _mention_words(m, report) is not None]
+        written = _zeros_in_place_first([m for m in by_sentence.get(sentence, []) if _mention_words(m, report)
+                                         is not None])
         if not written:
             continue
         lines.append(f'    <p>\n     <s corresp="ann_segmentation.xml#{ids.sentence[sentence]}">\n')
@@ -1059,7 +1078,8 @@ def _report_unwritten(document: Document, ids: _Ids, report: Report) -> None:
             first[mention.entity] = key
     numbers = {entity: f"e{n}" for n, entity in enumerate(sorted(first, key=first.__getitem__), 1)}
     sentence_ids = [ids.sentence[s] for s in document.sentences]
-    holds = Holds(columns=("LEMMA", "XPOS", "UPOS", "FEATS", "DEPS"), misc=SPACING_KEYS,
+    # The tree is counted below, node by node: a zero away from its verb reads back as another node.
+    holds = Holds(columns=("LEMMA", "XPOS", "UPOS", "FEATS", "HEAD", "DEPREL", "DEPS"), misc=SPACING_KEYS,
                   sentence_id=lambda n: sentence_ids[n - 1], text_rebuilt=_surface_text, comments=True,
                   glued_multiword_tokens=True, empty_nodes="written alone", heads=True, entity_types=True,
                   mention_types=True, links=True, mention_fields=True,
@@ -1070,7 +1090,8 @@ def _report_unwritten(document: Document, ids: _Ids, report: Report) -> None:
     counts: dict[str, int] = {}
     zeros = {id(m.words[0]): found[0][0] for m in ids.mention if all(w.is_empty for w in m.words)
              and (found := _mention_words(m, Report())) is not None}
-    moved = 0
+    moved = renumbered = 0
+    in_place: dict[int, int] = {}  # verb -> its zeros right after it so far: the reader numbers them so
     for node in document.nodes():
         if node.is_empty:
             verb = zeros.get(id(node))
@@ -1079,6 +1100,13 @@ def _report_unwritten(document: Document, ids: _Ids, report: Report) -> None:
             if node.id.partition(".")[0] != verb.id:
                 moved += 1  # read back right after its verb
                 continue
+        for column, value in (("HEAD", node.head), ("DEPREL", node.deprel)):
+            if value != "_":
+                counts[column] = counts.get(column, 0) + 1
+        if node.is_empty:
+            assert verb is not None
+            in_place[id(verb)] = in_place.get(id(verb), 0) + 1
+            renumbered += node.id != f"{verb.id}.{in_place[id(verb)]}"  # an empty node before it is not written
             # Read back as an empty node that names its verb in DEPS, with no other column.
             for column, value, back in (("LEMMA", node.lemma, "_"), ("XPOS", node.xpos, "_"),
                                         ("UPOS", node.upos, "_"), ("FEATS", node.feats, "_"),
@@ -1111,6 +1139,9 @@ def _report_unwritten(document: Document, ids: _Ids, report: Report) -> None:
                 and m.head not in [w for w in m.words if not w.is_empty])
     if heads:
         report.add("TEI: heads on an empty node left out of their mention not written", where, heads)
+    if renumbered:
+        report.add("TEI: zero subjects read back under another empty node number (an empty node before them after "
+                   "their verb is not written)", where, renumbered)
     if moved:
         report.add("TEI: zero subjects away from their verb read back right after it (the empty node and its "
                    "mention there)", where, moved)
