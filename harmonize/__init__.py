@@ -6,6 +6,7 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from harmonize.checking import FileCheck, check
 from harmonize.conversion import Conversion, convert
 from harmonize.converters import formats, get_format
 from harmonize.errors import FormatError, HarmonizeError, LossWarning, ModelError, Report
@@ -144,7 +145,7 @@ def build(recipe: str | Path, output: str | Path, **options: Any) -> BuildResult
 
 
 __all__ = [
-    "Bridge", "Conversion", "Corpus", "Document", "Entity", "FormatError", "HarmonizeError", "LossWarning", "Mention",
-    "ModelError", "Node", "Report", "Sentence", "SplitAntecedent", "build", "compare_systems", "convert", "diff",
+    "Bridge", "Conversion", "Corpus", "Document", "Entity", "FileCheck", "FormatError", "HarmonizeError", "LossWarning", "Mention",
+    "ModelError", "Node", "Report", "Sentence", "SplitAntecedent", "build", "check", "compare_systems", "convert", "diff",
     "formats", "from_udapi", "parse", "read", "score", "to_udapi", "write",
 ]

@@ -1445,6 +1445,45 @@ def resolve_predict(
 
 
 @app.command(epilog=_examples(
+    "harmonize check corefud-1.3/en_gum-corefud-dev.conllu",
+    "harmonize check litbank/brat/ --from brat --json",
+))
+def check(
+    inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Files or folders to check.",
+                                                 show_default=False)],
+    source: Annotated[str | None, typer.Option(
+        "--from", help="Format (see `harmonize formats`; default: detected from the names and first lines).",
+        show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print every file's errors as JSON.")] = False,
+    quiet: Quiet = False,
+) -> None:
+    """Is each file well formed? Every error as FILE:LINE: REASON; exit 1 when any.
+
+    CorefUD's structural checks (as `udvalidate --level 2 --coref` makes them: brackets, entity ids and
+    global.Entity, heads, split antecedents and bridges, sentence ids, word, empty node and multiword token ids);
+    any other format through its reader. Nothing is written. (`harmonize validate` is another job: it trains a
+    resolver on a corpus and scores it.)
+    """
+    from harmonize.checking import check as check_files
+
+    results = check_files(inputs, source or _detected(inputs))
+    if as_json:
+        typer.echo(json.dumps([{"file": r.path, "format": r.format, "documents": r.documents,
+                                "errors": [{"line": e.line, "reason": e.reason} for e in r.errors]}
+                               for r in results], indent=2, ensure_ascii=False))
+    else:
+        for result in results:
+            for error in result.errors:
+                typer.echo(str(error))
+        bad = [r for r in results if not r.ok]
+        if not quiet:
+            _say(f"checked {len(results)} file(s) as {results[0].format if results else source}: "
+                 + (f"{sum(len(r.errors) for r in bad)} error(s) in {len(bad)} file(s)" if bad else "no errors"))
+    if any(not r.ok for r in results):
+        raise typer.Exit(1)
+
+
+@app.command(epilog=_examples(
     "harmonize validate train.conllu dev.conllu --epochs 4 --test test.conllu",
     "harmonize validate ECB+/ ECB+/ --from ecbplus --cross-document topic",
 ))
@@ -1475,7 +1514,9 @@ def validate(
     lenient: Lenient = False,
     input_option: InputOptions = None,
 ) -> None:
-    """Convert, train, predict dev (and test) and score: is a converted corpus learnable and consistent?
+    """Train a resolver on a corpus and score it: is it learnable and consistent? (A format check: `check`.)
+
+    Converts, trains, predicts dev (and test) and scores.
 
     Whatever the resolver chooses (the epoch it keeps, its thresholds) is chosen on training documents (topics)
     held out for it, never on dev or test: the first line says which.

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 EXAMPLES_PER_REASON = 5
+MAX_PROBLEMS = 10_000  # kept one by one; beyond, counted only
 
 
 class HarmonizeError(Exception):
@@ -68,6 +69,8 @@ class Report:
     counts: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
     inputs: dict[str, None] = field(default_factory=dict)  # an ordered set of paths
+    # Broken annotation a lenient reader skipped, each as the error a strict one raises (`harmonize.check`).
+    problems: list[FormatError] = field(default_factory=list)
 
     def add(self, reason: str, example: str | Callable[[], str], count: int = 1) -> None:
         """Count ``count`` of ``reason``; ``example`` may be a function that makes it, called only while the
@@ -88,6 +91,7 @@ class Report:
             shown = self.examples.setdefault(reason, [])
             shown.extend(other.examples.get(reason, [])[: EXAMPLES_PER_REASON - len(shown)])
         self.inputs.update(other.inputs)
+        self.problems.extend(other.problems[: MAX_PROBLEMS - len(self.problems)])
 
     def summary(self) -> str:
         """The counts in one line, most frequent first: ``"12 heads not written (...), 1 bridge dropped"``."""
@@ -124,3 +128,5 @@ class Problems:
             raise FormatError(self.path, line, f"{reason}: {detail}" if detail else reason)
         where = f"{self.path}:{line}" if line is not None else self.path
         self.report.add(reason, f"{where}: {detail}" if detail else where)
+        if len(self.report.problems) < MAX_PROBLEMS:
+            self.report.problems.append(FormatError(self.path, line, f"{reason}: {detail}" if detail else reason))
