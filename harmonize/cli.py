@@ -863,6 +863,9 @@ def _compare_systems(key: Path, responses: list[Path], metrics: list[str] | None
         typer.echo(json.dumps(comparison.to_json()))
     else:
         systems, pairs = comparison_rows(comparison)
+        for line in comparison.setup_lines():
+            typer.echo(line)
+        typer.echo("")
         typer.echo(render_table(systems, table))
         typer.echo(render_table(pairs, table), nl=False)
         if comparison.scores[0].groups:

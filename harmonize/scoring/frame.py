@@ -30,6 +30,9 @@ class CorpusScore:
     report: Report = field(default_factory=Report)
     # What was scored, in one line, where a shared task or the UA scorer's settings chose it.
     settings: str | None = None
+    # How it was scored, every setting whether chosen or default (format, matching, singletons, split antecedents,
+    # metrics, cross-document scope; with intervals their level, samples, seed): `setup_line` says it.
+    setup: dict[str, Any] = field(default_factory=dict)
     # Lines about how to read the figures (a side whose heads look guessed under head matching).
     notes: list[str] = field(default_factory=list)
     # What each partition's document can be grouped by, in the order of ``partitions`` (a topic's partition: its
@@ -80,6 +83,8 @@ class CorpusScore:
             else:
                 metrics[name] = figures
         result: dict = {"metrics": metrics, "conll": self.conll}
+        if self.setup:
+            result["setup"] = self.setup
         if self.settings is not None:
             result["settings"] = self.settings
         if self.notes:
@@ -90,6 +95,28 @@ class CorpusScore:
         if self.groups:
             result["groups"] = {name: group.to_json() for name, group in self.groups.items()}
         return result
+
+
+FEW_DOCUMENTS = 5  # a bootstrap interval over fewer documents than this says little (flagged where printed)
+
+
+def setup_lines(setup: dict[str, Any], documents: int) -> list[str]:
+    """The settings a score was made with, as ``harmonize score`` prints them first."""
+    if not setup:
+        return []
+    singletons = "singletons counted" if setup.get("singletons") else "singletons left out"
+    parts = [f"{setup['format']}", f"{setup['matching']} matching", singletons]
+    if "split_antecedents" in setup:
+        parts.append("split antecedents " + ("scored" if setup["split_antecedents"] else "not scored"))
+    if setup.get("cross_document"):
+        parts.append(f"entities across documents per {setup['cross_document']}")
+    lines = [f"scored: {', '.join(parts)}; metrics {', '.join(setup['metrics'])}; {documents} document(s)"]
+    interval = setup.get("interval")
+    if interval:
+        lines.append(f"intervals: {interval['level']:g}% bootstrap over documents, {interval['samples']} samples, "
+                     f"seed {interval['seed']}" + (f" (only {documents} documents: it says little)"
+                                                   if documents < FEW_DOCUMENTS else ""))
+    return lines
 
 
 def defined(score: Score | BlancScore) -> bool:

@@ -19,7 +19,9 @@ from harmonize.io import paused_gc
 from harmonize.parsing import parser_for
 from harmonize.schemas.model import Corpus, pairing_key
 from harmonize.scoring.assignment import sparse_assignment
-from harmonize.scoring.frame import CorpusScore, align, defined, read_scored, read_sides, scored_pieces, worker_pays
+from harmonize.scoring.frame import (
+    FEW_DOCUMENTS, CorpusScore, align, defined, read_scored, read_sides, scored_pieces, setup_lines, worker_pays,
+)
 from harmonize.scoring.matching import DEFAULT_MATCHING, MATCHING_MODES, Span, match
 from harmonize.scoring.metrics import ALL_METRICS, MENTION_METRICS, METRICS, BlancScore, Score
 from harmonize.scoring.scored import DocumentFacts, ScoredDocument, SplitRelation, scored_documents
@@ -311,7 +313,9 @@ def score_files(
         result = score_ua_files(key, response, settings, metrics, forms, lenient, read_options, jobs)
         if described is not None:
             result.settings = f"{described}\n{result.settings}"
-        return _grouped_with_intervals(result, by, ci, samples, seed)
+        return _grouped_with_intervals(result, by, ci, samples, seed, {
+            "format": "ua", "matching": mode or "exact", "singletons": settings.singletons,
+            "split_antecedents": settings.split_antecedents, "metrics": [*result.metrics]})
     elif ua_only:
         raise HarmonizeError(f"{', '.join(ua_only)}: Universal Anaphora figures, for --format ua only")
     singletons, split_antecedents = bool(singletons), bool(split_antecedents)
@@ -327,6 +331,9 @@ def score_files(
         raise HarmonizeError(f"{format} is scored on character spans, without trees: --parse has no use there")
     if parser is None:
         parse = None
+    setup = {"format": format if key_format == response_format else f"{key_format} key, {response_format} response",
+             "matching": mode, "singletons": singletons, "split_antecedents": split_antecedents, "metrics": names,
+             "cross_document": cross_document}
     key_sides = (key_format, read_options, mode, forms, parse, parse_overwrite, lenient)
     response_sides = (response_format, *key_sides[1:])
     may_use_worker = parser is None or parser.shares_processes
@@ -336,7 +343,7 @@ def score_files(
         result = _score_in_step(key, response, key_sides, response_sides, names, singletons, mode, split_antecedents,
                                 zeros)
         result.settings = described
-        return _grouped_with_intervals(result, by, ci, samples, seed)
+        return _grouped_with_intervals(result, by, ci, samples, seed, setup)
     with paused_gc():
         if "corefud" in (key_format, response_format):
             from harmonize.scoring import corefud_lines  # noqa: F401  (imported once, before a worker forks)
@@ -353,14 +360,18 @@ def score_files(
     _note_guessed_heads(result, key, response, key_format, response_format, read_options, mode, parse, exact_options={
         "metrics": metrics, "singletons": singletons, "forms": forms, "cross_document": cross_document,
         "split_antecedents": split_antecedents, "zeros": zeros, "jobs": jobs, "lenient": lenient})
-    return _grouped_with_intervals(result, by, ci, samples, seed)
+    return _grouped_with_intervals(result, by, ci, samples, seed, setup)
 
 
 def _grouped_with_intervals(result: CorpusScore, by: str | None, ci: float | None, samples: int,
-                            seed: int) -> CorpusScore:
-    """``result`` with its groups (``by``) and intervals (``ci``), where asked."""
+                            seed: int, setup: dict | None = None) -> CorpusScore:
+    """``result`` with its settings (``setup``), groups (``by``) and intervals (``ci``), where asked."""
+    result.setup = dict(setup or {})
+    if ci is not None:
+        result.setup["interval"] = {"level": ci, "samples": samples, "seed": seed}
     if by is not None:
         score_groups(result, by)
+        result.setup["by"] = by
     if ci is not None:
         add_intervals(result, ci, samples, seed)
     return result
@@ -510,7 +521,9 @@ def score_lines(result: CorpusScore, per_document: bool = False) -> list[str]:
     average first."""
     names = list(result.metrics)
     width = max(10, *(len(name) + 2 for name in names))
-    lines = [result.settings, ""] if result.settings is not None else []
+    lines = [*([result.settings] if result.settings is not None else []),
+             *setup_lines(result.setup, result.documents)]
+    lines += [""] if lines else []
     if per_document:
         label = max([18, *(len(label) for label, _ in result.partitions)]) + 2
         lines.append(f"{'document (F1)':<{label}}" + "".join(f"{n:>{width}}" for n in names))
@@ -565,7 +578,10 @@ def group_lines(result: CorpusScore) -> list[str]:
                 low, high = score.ci[metric]
                 text += f" ({100 * low:.1f}-{100 * high:.1f})"
             cells.append(f"  {text:>{max(width, len(metric))}}")
-        lines.append(f"{name:<{label}}{score.documents:>6}" + "".join(cells))
+        few = "*" if result.ci and score.documents < FEW_DOCUMENTS else " "
+        lines.append(f"{name:<{label}}{score.documents:>5}{few}" + "".join(cells))
+    if result.ci and any(score.documents < FEW_DOCUMENTS for _, score in rows):
+        lines.append(f"* fewer than {FEW_DOCUMENTS} documents: a bootstrap interval over so few says little")
     return lines
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from harmonize.errors import HarmonizeError
-from harmonize.scoring.frame import CorpusScore
+from harmonize.scoring.frame import FEW_DOCUMENTS, CorpusScore, setup_lines
 from harmonize.scoring.score import score_files
 from harmonize.scoring.significance import PairTest, compare_pair, per_document_counts
 
@@ -28,12 +28,22 @@ class SystemsComparison:
     tested: list[str] = field(default_factory=list)  # the metrics the pairs were tested on
     level: float = 95
     samples: int = 10_000
+    seed: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """``{"systems": {name: score JSON}, "pairs": [{"a", "b", "metric", "difference", "ci", "p_bootstrap",
-        "p_randomization", "exact"}], "level", "samples"}``."""
+        "p_randomization", "exact"}], "level", "samples", "seed", "tested"}``."""
         return {"systems": {name: score.to_json() for name, score in zip(self.systems, self.scores)},
-                "pairs": [pair.to_json() for pair in self.pairs], "level": self.level, "samples": self.samples}
+                "pairs": [pair.to_json() for pair in self.pairs], "level": self.level, "samples": self.samples,
+                "seed": self.seed, "tested": self.tested}
+
+    def setup_lines(self) -> list[str]:
+        """How the systems were scored and tested, as ``harmonize score`` prints it first."""
+        first = self.scores[0]
+        return [*setup_lines(first.setup, first.documents),
+                f"pairs tested on {', '.join(self.tested)}: paired bootstrap ({self.level:g}% interval) and "
+                f"approximate randomization, {self.samples} samples, seed {self.seed}, over documents"
+                + (f" (only {first.documents}: the tests say little)" if first.documents < FEW_DOCUMENTS else "")]
 
 
 def system_names(responses: list[Path]) -> list[str]:
@@ -71,7 +81,7 @@ def compare_systems(key: str | Path, responses: list[str | Path], *, metrics: li
     counts = [per_document_counts(score) for score in scores]
     pairs = [compare_pair(counts[i], counts[j], metric, (names[i], names[j]), level, samples, seed, exact)
              for i, j in combinations(range(len(paths)), 2) for metric in tested]
-    return SystemsComparison(names, scores, pairs, list(tested), level, samples)
+    return SystemsComparison(names, scores, pairs, list(tested), level, samples, seed)
 
 
 # -- tables --------------------------------------------------------------------------------------------------------
