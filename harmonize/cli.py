@@ -864,7 +864,7 @@ def _compare_systems(key: Path, responses: list[Path], metrics: list[str] | None
     else:
         systems, pairs = comparison_rows(comparison)
         for line in comparison.setup_lines():
-            typer.echo(line)
+            typer.echo(f"% {line}" if table == "latex" else line)  # a LaTeX table stays pasteable as a whole
         typer.echo("")
         typer.echo(render_table(systems, table))
         typer.echo(render_table(pairs, table), nl=False)

@@ -147,6 +147,29 @@ def test_the_command_line_compares_systems_in_tables_and_json(systems: dict[str,
     assert found["level"] == 90 and set(found["groups"]["bio"]["ci"]) >= {"muc", "conll"}
 
 
+def test_the_score_says_its_settings_and_flags_intervals_over_few_documents(systems: dict[str, Path]) -> None:
+    runner = CliRunner()
+    done = runner.invoke(app, ["score", str(systems["key"]), str(systems["longer"]), "--by", "genre", "--ci", "95",
+                               "--samples", "100", "--seed", "7"])
+    assert done.exit_code == 0, done.output
+    lines = done.stdout.splitlines()
+    assert lines[0] == ("scored: corefud, head matching, singletons left out, split antecedents not scored; metrics "
+                        "muc, bcub, ceafe, ceafm, blanc, lea, mentions, mor, zero; 8 document(s)")
+    assert lines[1] == "intervals: 95% bootstrap over documents, 100 samples, seed 7"
+    # Each genre has 2 of the 8 documents: every group's interval is flagged, the whole's is not.
+    rows = [line.split() for line in lines if line.split()]
+    assert sum(1 for row in rows if row[0] in ("academic", "bio", "fiction", "interview") and row[1] == "2*") == 4
+    assert "* fewer than 5 documents: a bootstrap interval over so few says little" in lines
+    found = json.loads(runner.invoke(app, ["score", str(systems["key"]), str(systems["longer"]), "--match", "exact",
+                                           "--singletons", "--json"]).stdout)
+    assert found["setup"] == {"format": "corefud", "matching": "exact", "singletons": True,
+                              "split_antecedents": False, "cross_document": None,
+                              "metrics": ["muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mentions", "mor", "zero"]}
+    done = runner.invoke(app, ["score", str(systems["key"]), str(systems["longer"]), str(systems["merged"]),
+                               "--samples", "50", "--table", "latex"])
+    assert done.stdout.startswith("% scored: corefud") and "% pairs tested on conll:" in done.stdout
+
+
 def test_groups_by_id_pattern_and_by_metadata(systems: dict[str, Path]) -> None:
     result = score_files(systems["key"], systems["longer"], by=r"id:GUM_(\w+?)_")
     assert sorted(result.groups) == ["academic", "bio", "fiction", "interview"]
