@@ -637,7 +637,8 @@ def stats(
     else:
         typer.echo(render(tables, fmt), nl=False)
     if plots is not None:
-        write_plots(tables, length_distributions(groups), plots, by)
+        written = write_plots(tables, length_distributions(groups), plots, by)
+        _say(f"wrote {len(written)} plot(s) to {plots}: {', '.join(path.name for path in written)}")
     _say_report(report)
 
 

@@ -152,13 +152,18 @@ def test_genre_table_of_the_official_ontogum_output_matches_its_readme() -> None
     folder = shared("gum", "ontogum_official_v7.2.0", "conll")
     report = Report()
     corpus = Corpus([d for f in sorted(folder.glob("*.conll")) for d in read_conll2012(f, True, report).documents])
-    genre = stats_tables(corpus, by="genre")["genre"]
+    table = stats_tables(corpus, by="genre")["genre"]
+    genre = table.drop(index="all")
     # README: 150 docs, 134,488 tokens, 17,099 mentions, 3,913 clusters (our "entities"); one mention of
     # GUM_bio_jerome never closes its bracket ("(10" at token 292), so it is dropped and reported.
     assert report.counts == {"mention not closed within its sentence": 1}
     assert (genre.documents.sum(), genre.tokens.sum(), genre.mentions.sum() + 1, genre.entities.sum()) == (
         150, 134488, 17099, 3913)
     assert len(genre) == 11 and genre.proper.isna().all()  # no POS in the 3-column files: unknown, not 0
+    # The last row is the whole corpus, counted as one group is.
+    assert list(table.index)[-1] == "all"
+    assert (table.loc["all"].documents, table.loc["all"].tokens, table.loc["all"].mentions,
+            table.loc["all"].entities) == (150, 134488, 17098, 3913)
 
 
 def test_stats_command_json_contract_parquet_and_plots(tmp_path: Path) -> None:

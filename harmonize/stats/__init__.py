@@ -98,9 +98,12 @@ class Counts:
                 setattr(self, name, mine + value)
 
 
+ALL = "all"  # the whole corpus: the one group without --by, the last row of every grouped table
+
+
 def group_key(document: Document, by: str | None) -> str:
     if by is None:
-        return "all"
+        return ALL
     if by not in GROUPINGS:
         raise ValueError(f"unknown grouping {by!r}: {', '.join(GROUPINGS)}")
     value = {
@@ -356,7 +359,14 @@ def tables_from_counts(groups: dict[str, Counts], singletons: bool = True, table
             raise HarmonizeError(f"unknown table(s) {', '.join(unknown)}: {', '.join(TABLES)}")
     from_tree = sum(g.heads_from_tree for g in groups.values())
     unknown_heads = sum(g.heads_unknown for g in groups.values())
-    every = _rows(dict(sorted(groups.items())))
+    ordered = dict(sorted(groups.items()))
+    if len(ordered) > 1:
+        # Every grouped table ends with the whole corpus, counted as one group is (not a mean of the groups).
+        whole = Counts()
+        for counts in ordered.values():
+            whole.merge(counts)
+        ordered[ALL] = whole
+    every = _rows(ordered)
     result = {}
     for name in chosen:
         rows = every[name]

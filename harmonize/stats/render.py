@@ -116,6 +116,8 @@ def write_plots(tables: dict[str, pd.DataFrame], distributions: dict, folder: Pa
     written = []
     grouping = f"by {by}" if by else "whole corpus"
     for name, frame in tables.items():
+        if len(frame.index) > 1:
+            frame = frame.drop(index="all", errors="ignore")  # the whole's counts would dwarf the groups' bars
         numeric = frame.select_dtypes("number").astype(float)
         numeric = numeric.loc[:, [c for c in numeric.columns if numeric[c].fillna(0).any()]]
         if numeric.empty:
