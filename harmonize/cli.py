@@ -308,6 +308,8 @@ def score(
     A metric with nothing to count (zero on a file without empty nodes) prints n/a.
     """
     from harmonize.scoring.score import score_files, score_lines
+    from harmonize.scoring.significance import check_interval
+    from harmonize.scoring.systems import TABLE_STYLES
 
     if source is None and shared_task is None:
         key_format = key_format or _detected([key])
@@ -323,6 +325,9 @@ def score(
                "bridging": bridging, "discourse_deixis": discourse_deixis, "shared_task": shared_task,
                "key_format": key_format, "response_format": response_format, "by": by}
     chosen = [m.strip() for m in metrics.split(",") if m.strip()] or None
+    check_interval(ci if ci is not None else 95, samples)  # before any input is read
+    if table not in TABLE_STYLES:
+        raise HarmonizeError(f"--table is {', '.join(TABLE_STYLES)}, not {table!r}")
     if len(responses) > 1:
         _compare_systems(key, responses, chosen, options, ci, samples, seed, test, exact, table, plot, as_json)
         return
@@ -605,13 +610,15 @@ def stats(
 ) -> None:
     """Corpus statistics tables (CorefUD findings, OntoGUM, RuCoCo and ECB+ tables)."""
     from harmonize.converters.gum import splits_beside
-    from harmonize.stats import GROUPINGS, count_files, length_distributions, tables_from_counts
+    from harmonize.stats import GROUPINGS, check_tables, count_files, length_distributions, tables_from_counts
     from harmonize.stats.render import FORMATS, render, write_parquet, write_plots
 
     if by is not None and by not in GROUPINGS:
         raise HarmonizeError(f"--by takes {', '.join(GROUPINGS)}, not {by!r}")
     if fmt not in FORMATS:
         raise HarmonizeError(f"--format takes {', '.join(FORMATS)}, not {fmt!r}")
+    chosen_tables = [t.strip() for t in tables_.split(",") if t.strip()] if tables_ else None
+    check_tables(chosen_tables)  # before any input is read
     source = source or _detected(inputs)
     reader = get_format(source, "read")
     read_options = reader.read_options(input_option or [])
@@ -620,8 +627,7 @@ def stats(
         split_of = splits_beside(files) if by == "split" else {}
         groups, report = count_files(files, source, lenient, by, singletons, split_of, read_options, parse,
                                      parse_overwrite)
-    tables = tables_from_counts(groups, singletons,
-                                [t.strip() for t in tables_.split(",") if t.strip()] if tables_ else None)
+    tables = tables_from_counts(groups, singletons, chosen_tables)
     attrs = next(iter(tables.values())).attrs
     if attrs.get("heads_from_tree"):
         _say(f"note: {attrs['heads_from_tree']} mention heads were not annotated and were computed (the word of a "
@@ -1365,6 +1371,9 @@ def resolve_train(
     from harmonize.resolvers.model import ResolverConfig
     from harmonize.resolvers.neural import Training, train
 
+    from harmonize.resolvers.validate import check_settings
+
+    check_settings(rules, ResolverConfig(encoder=encoder), Training(device=device))  # before any input is read
     report = Report()
     options = _key_values(input_option)
     train_corpus = read_corpus(inputs, source, lenient, report, options, rules)

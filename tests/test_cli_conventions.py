@@ -132,3 +132,36 @@ def test_readme_names_every_command_in_one_table_and_no_synopsis_disagrees() -> 
         first = command.split()[0]
         assert command in named or first in {n.split()[0] for n in named}, command
     assert "## Command line" not in readme
+
+
+# (command, its wrong option): each must fail on the option, not on the input, which here cannot be read at all.
+WRONG_OPTIONS = [
+    (["convert", "{bad}", "--to", "nope", "-o", "{out}"], "nope"),
+    (["convert", "{bad}", "--rules", "nope", "-o", "{out}"], "nope"),
+    (["convert", "{bad}", "-O", "nope=1", "-o", "{out}"], "nope"),
+    (["convert", "{bad}", "--parse", "nope", "-o", "{out}"], "--parse"),
+    (["score", "{bad}", "{bad}", "--match", "nope"], "matching mode"),
+    (["score", "{bad}", "{bad}", "--metrics", "nope"], "metric"),
+    (["score", "{bad}", "{bad}", "--ci", "300"], "confidence level"),
+    (["score", "{bad}", "{bad}", "{bad}", "--table", "nope"], "--table"),
+    (["stats", "{bad}", "--tables", "nope"], "table"),
+    (["stats", "{bad}", "--by", "nope"], "--by"),
+    (["diff", "{bad}", "{bad}", "--match", "nope"], "matching mode"),
+    (["view", "{bad}", "-I", "nope=1", "-o", "{out}"], "nope"),
+    (["validate", "{bad}", "{bad}", "--rules", "nope"], "rules"),
+    (["validate", "{bad}", "{bad}", "--device", "nope"], "device"),
+    (["resolve", "train", "{bad}", "--device", "nope", "-o", "{out}"], "device"),
+]
+
+
+def test_options_are_checked_before_any_input_is_read(tmp_path: Path) -> None:
+    bad = tmp_path / "unreadable.conllu"
+    bad.write_text("# global.Entity = eid-etype-head-other\n1\tword\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1\n\n",
+                   encoding="utf-8")
+    wrong = []
+    for arguments, named in WRONG_OPTIONS:
+        done = run(*(a.format(bad=bad, out=tmp_path / "out") for a in arguments))
+        last = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
+        if done.returncode == 0 or named not in last or str(bad) in last:
+            wrong.append(f"{' '.join(arguments)}: {last}")
+    assert not wrong, "\n".join(wrong)

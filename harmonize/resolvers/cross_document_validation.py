@@ -148,8 +148,13 @@ def validate_cross_document_files(train: str | Path, dev: str | Path, source: st
     them (``dev_topics``, ``test_topics``: comma-separated; what is cut leaves train). ``options`` go to
     `validate_cross_document`."""
     from harmonize.conversion import read_corpus
+    from harmonize.resolvers.model import ResolverConfig
+    from harmonize.resolvers.neural import Training
     from harmonize.resolvers.protocol import select_topics
+    from harmonize.resolvers.validate import check_settings
 
+    check_settings(None, ResolverConfig(encoder=options.get("encoder", "minilm")),
+                   Training(device=options.get("device", "auto")))
     report = report if report is not None else Report()
     train, dev = Path(train), Path(dev)
     test = Path(test) if test is not None else None

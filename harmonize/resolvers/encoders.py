@@ -42,17 +42,36 @@ def load_encoder(name: str):
     import torch
 
     path = encoder_path(name)
+    tokenizer = load_tokenizer(name)
     try:
-        tokenizer = AutoTokenizer.from_pretrained(path)
         # Trained in float32 whatever the checkpoint holds (transformers 5 would keep a float16 checkpoint's dtype,
         # and its training turns to NaN); on CUDA the forward pass runs under bfloat16 autocast.
         model = AutoModel.from_pretrained(path, dtype=torch.float32)
     except (OSError, ValueError) as error:
-        where = "no such folder, and not a cached hub model" if not Path(path).exists() else "not an encoder folder"
-        raise HarmonizeError(f"encoder {name!r}: {where} ({str(error).splitlines()[0]})") from error
+        raise _not_an_encoder(name, path, error) from error
+    return model, tokenizer
+
+
+def load_tokenizer(name: str):
+    """The fast tokenizer of encoder ``name``, or the error `load_encoder` would raise: a fraction of a second,
+    so that commands check their encoder before they read any input."""
+    try:
+        from transformers import AutoTokenizer
+    except ImportError as error:
+        raise HarmonizeError("the resolvers need transformers: pip install 'harmonize[resolver]'") from error
+    path = encoder_path(name)
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(path)
+    except (OSError, ValueError) as error:
+        raise _not_an_encoder(name, path, error) from error
     if not tokenizer.is_fast:
         raise HarmonizeError(f"encoder {name!r}: its tokenizer is not a fast one; word alignment needs one")
-    return model, tokenizer
+    return tokenizer
+
+
+def _not_an_encoder(name: str, path: str, error: Exception) -> HarmonizeError:
+    where = "no such folder, and not a cached hub model" if not Path(path).exists() else "not an encoder folder"
+    return HarmonizeError(f"encoder {name!r}: {where} ({str(error).splitlines()[0]})")
 
 
 def set_attention_dropout(encoder, rate: float) -> int:

@@ -40,6 +40,17 @@ class Validation:
         return "\n".join(lines)
 
 
+def check_settings(rules: str | None, config: ResolverConfig | None, training: Training | None) -> None:
+    """Rules, encoder and device that cannot be had fail here, before any input is read."""
+    from harmonize.resolvers.encoders import load_tokenizer, pick_device
+    from harmonize.rules import rule_list
+
+    if rules is not None:
+        rule_list(rules)
+    load_tokenizer((config or ResolverConfig()).encoder)
+    pick_device(training.device if training is not None else "auto")
+
+
 def validate(train_inputs: Sequence[str | Path], dev_inputs: Sequence[str | Path], source: str = "corefud", *,
              rules: str | None = None, read_options: Mapping[str, str] | None = None, lenient: bool = False,
              config: ResolverConfig | None = None, training: Training | None = None,
@@ -50,6 +61,7 @@ def validate(train_inputs: Sequence[str | Path], dev_inputs: Sequence[str | Path
     temporary folder) on train less its held-out part, keep the epoch best there, and score the rule baseline and
     the kept epoch on dev, and on test where given."""
     report = report if report is not None else Report()
+    check_settings(rules, config, training)
     train_corpus = read_corpus(train_inputs, source, lenient, report, read_options, rules)
     reported = {"dev": read_corpus(dev_inputs, source, lenient, report, read_options, rules)}
     if test_inputs:

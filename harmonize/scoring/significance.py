@@ -110,11 +110,16 @@ def _percentiles(values: np.ndarray, level: float) -> tuple[float, float]:
     return float(low), float(high)
 
 
-def _check(level: float, samples: int, documents: int) -> None:
+def check_interval(level: float, samples: int) -> None:
+    """An interval's level and resamples that cannot be, as an error (checked before any input is read)."""
     if not 0 < level < 100:
         raise HarmonizeError(f"a confidence level is a percentage between 0 and 100, not {level}")
     if samples < 1:
         raise HarmonizeError(f"samples must be 1 or more, not {samples}")
+
+
+def _check(level: float, samples: int, documents: int) -> None:
+    check_interval(level, samples)
     if documents < 1:
         raise HarmonizeError("no document to resample")
 

@@ -342,6 +342,15 @@ def _count_job(job: tuple) -> tuple[dict[str, Counts], Report]:
     return count_file(*job)
 
 
+def check_tables(names: Iterable[str] | None) -> None:
+    """Table names that are no table fail here (None: all of them)."""
+    from harmonize.errors import HarmonizeError
+
+    unknown = [name for name in names or () if name not in TABLES]
+    if unknown:
+        raise HarmonizeError(f"unknown table(s) {', '.join(unknown)}: {', '.join(TABLES)}")
+
+
 def tables_from_counts(groups: dict[str, Counts], singletons: bool = True, tables: Iterable[str] | None = None
                        ) -> dict[str, pd.DataFrame]:
     """The tables named (default: every table, ``cross_document`` only where documents have topics) as
@@ -354,9 +363,7 @@ def tables_from_counts(groups: dict[str, Counts], singletons: bool = True, table
         chosen = [name for name in TABLES if name != "cross_document" or has_topics]
     else:
         chosen = list(tables)
-        unknown = [name for name in chosen if name not in TABLES]
-        if unknown:
-            raise HarmonizeError(f"unknown table(s) {', '.join(unknown)}: {', '.join(TABLES)}")
+        check_tables(chosen)
     from_tree = sum(g.heads_from_tree for g in groups.values())
     unknown_heads = sum(g.heads_unknown for g in groups.values())
     ordered = dict(sorted(groups.items()))
