@@ -6,6 +6,8 @@ annotation and records it in a `Report`. Either way nothing is lost silently.
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,6 +15,32 @@ from pathlib import Path
 from typing import Any
 
 EXAMPLES_PER_REASON = 5
+
+# A report's reasons fall under three headings. Losses (the default): what was dropped or changed. Choices: where
+# the data allowed several readings and one was taken, by a policy or a default the user can change. Notes: what
+# changes nothing a reader of the output would miss. Both lists are reasons' beginnings, kept here, in one place.
+CHOICE_REASONS = (
+    "question chosen:", "mention over several sentences (", "mention head written as its first word",
+    "corefud merge-same-span: same-span mentions of different entities (kept)", "corefud unique-ids: entity ids shared",
+    "zero-length link put on an empty node", "annotation on a zero-length position put on an empty node",
+    "format layout kept for writing back",
+)
+NOTE_REASONS = (
+    "input normalized:", "input holds no document", "corefud move-heads: head set on a one-word mention",
+    "corefud move-heads: no head", "corefud standard-header: global.Entity declared", "corefud check:",
+    "heads-only: mention without a head", "speaker changes inside a sentence", "UA non-referring markable",
+    "layer not read as coreference (kept", "NKJP class not in the UD table", "# meta::guessed_heads that does not",
+    "multiword token written as",
+)
+SECTIONS = ("losses", "choices", "notes")
+_UNHELD = re.compile(r"^(?P<what>.+) not written \((?P<target>.+) has no place for them\)$")
+
+
+def section_of(reason: str) -> str:
+    """The heading a report reason goes under: "losses", "choices" or "notes"."""
+    if reason.startswith(CHOICE_REASONS):
+        return "choices"
+    return "notes" if reason.startswith(NOTE_REASONS) else "losses"
 MAX_PROBLEMS = 10_000  # kept one by one; beyond, counted only
 
 
@@ -100,12 +128,86 @@ class Report:
     def __bool__(self) -> bool:
         return bool(self.counts)
 
+    def section(self, name: str) -> Report:
+        """The part of this report under one heading (`SECTIONS`: "losses", "choices", "notes").
+
+        Examples:
+            >>> report = Report()
+            >>> report.add("heads not written (CoNLL-2012 has no place for them)", "doc1", 3)
+            >>> report.add("input normalized: CRLF line endings read as LF", "a.conllu")
+            >>> dict(report.section("losses").counts), dict(report.section("notes").counts)
+            ({'heads not written (CoNLL-2012 has no place for them)': 3}, {'input normalized: CRLF line endings read as LF': 1})
+        """
+        if name not in SECTIONS:
+            raise ValueError(f"a report's sections are {', '.join(SECTIONS)}, not {name!r}")
+        part = Report(inputs=dict(self.inputs))
+        for reason, count in self.counts.items():
+            if section_of(reason) == name:
+                part.counts[reason] = count
+                part.examples[reason] = list(self.examples.get(reason, []))
+        return part
+
+    @property
+    def losses(self) -> Report:
+        """What was dropped or changed."""
+        return self.section("losses")
+
+    @property
+    def choices(self) -> Report:
+        """Where one reading of several was taken (a policy, a default)."""
+        return self.section("choices")
+
+    @property
+    def notes(self) -> Report:
+        """What changes nothing a reader of the output would miss."""
+        return self.section("notes")
+
     def to_dict(self) -> dict[str, Any]:
-        """``{reason: {"count": n, "examples": [...]}}``, reasons in order: what ``--report FILE`` writes."""
-        return {
-            reason: {"count": count, "examples": self.examples.get(reason, [])}
-            for reason, count in sorted(self.counts.items())
-        }
+        """``{"losses": {reason: {"count": n, "examples": [...]}}, "choices": {...}, "notes": {...}}``, reasons
+        in order: what ``--report FILE`` writes."""
+        grouped: dict[str, dict[str, Any]] = {name: {} for name in SECTIONS}
+        for reason, count in sorted(self.counts.items()):
+            grouped[section_of(reason)][reason] = {"count": count, "examples": self.examples.get(reason, [])}
+        return grouped
+
+    def summary_lines(self, most: int = 5, width: int = 110) -> list[str]:
+        """The report in a few lines, as commands print it by default: each heading with its reasons, most
+        frequent first, at most ``most`` each; reasons that say a format has no place for something are joined
+        into one per format; lines wrap at ``width``.
+
+        Examples:
+            >>> report = Report()
+            >>> report.add("LEMMA not written (CoNLL-2012 has no place for them)", "d", 37)
+            >>> report.add("heads not written (CoNLL-2012 has no place for them)", "d", 4)
+            >>> report.add("input normalized: CRLF line endings read as LF", "a.conllu")
+            >>> print("\\n".join(report.summary_lines()))
+            lost or changed:
+              not written, CoNLL-2012 has no place for them: 37 LEMMA, 4 heads
+            notes:
+              1 x input normalized: CRLF line endings read as LF
+        """
+        lines = []
+        for name, heading in zip(SECTIONS, ("lost or changed", "choices", "notes")):
+            part = self.section(name)
+            if not part:
+                continue
+            unheld: dict[str, list[str]] = {}
+            rows: list[tuple[int, str]] = []
+            for reason, count in part.counts.most_common():
+                match = _UNHELD.match(reason)
+                if match is not None:
+                    unheld.setdefault(match["target"], []).append(f"{count} {match['what']}")
+                else:
+                    rows.append((count, f"{count} x {reason}"))
+            shown = [f"not written, {target} has no place for them: {', '.join(items)}"
+                     for target, items in unheld.items()] + [text for _, text in rows]
+            lines.append(f"{heading}:")
+            for text in shown[:most]:
+                lines.extend(textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="    ",
+                                           break_on_hyphens=False, break_long_words=False))
+            if len(shown) > most:
+                lines.append(f"  and {len(shown) - most} more")
+        return lines
 
 
 class Problems:
