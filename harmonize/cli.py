@@ -5,11 +5,14 @@ Errors go to stderr as one line with exit code 1 (usage errors: 2); nothing ends
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -28,6 +31,56 @@ from harmonize.scoring.metrics import ALL_METRICS, UA_METRICS
 
 if TYPE_CHECKING:
     from harmonize.corpora import Settings
+
+Quiet = Annotated[bool, typer.Option("-q", "--quiet", help="Print errors only: no progress, no notes.")]
+Verbose = Annotated[bool, typer.Option(
+    "-v", "--verbose", help="Print every reason of the report with its count and an example (default: a summary).")]
+# How much of a report a command prints (quiet, summary or verbose): set for the length of one command by
+# `prints_report`, so that nothing outlives the command that set it.
+_VERBOSITY: ContextVar[str] = ContextVar("verbosity", default="summary")
+
+
+def prints_report(command: Callable) -> Callable:
+    """Give a command that prints a report ``-v``/``--verbose`` (every reason with an example) and ``-q``/``--quiet``
+    (errors only: no report, no progress, no notes)."""
+    signature = inspect.signature(command, eval_str=True)
+
+    @functools.wraps(command)
+    def run(*args, verbose: bool = False, quiet: bool = False, **kwargs):  # noqa: ANN202 - the command's own
+        token = _VERBOSITY.set("quiet" if quiet else "verbose" if verbose else "summary")
+        try:
+            return command(*args, **kwargs)
+        finally:
+            _VERBOSITY.reset(token)
+
+    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=False, annotation=kind)
+             for name, kind in (("verbose", Verbose), ("quiet", Quiet))]
+    run.__signature__ = signature.replace(parameters=[*signature.parameters.values(), *added])  # type: ignore[attr-defined]
+    run.__annotations__ = {**command.__annotations__, "verbose": Verbose, "quiet": Quiet}
+    return run
+
+
+def _quiet() -> bool:
+    return _VERBOSITY.get() == "quiet"
+
+
+@contextmanager
+def _progress(label: str, as_json: bool = False) -> Iterator[Callable[[int, int], None]]:
+    """Progress on stderr while the block runs, where stderr is a terminal and neither -q nor --json: a bar once
+    the block says how far it is (the ``advance(done, total)`` it gets), a spinner with the time until then.
+    Nothing otherwise, not even a blank line. Lines the block prints on stderr show above it."""
+    if _quiet() or as_json or not sys.stderr.isatty():
+        yield lambda done, total: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    bar = Progress(SpinnerColumn(), TextColumn(label), BarColumn(), TextColumn("{task.fields[count]}"),
+                   TimeElapsedColumn(), console=Console(stderr=True), transient=True, redirect_stdout=False)
+    task = bar.add_task(label, total=None, count="")
+    with bar:
+        yield lambda done, total: bar.update(task, completed=done, total=total, count=f"{done}/{total}")
+
 
 ParseEngine = Annotated[str, typer.Option("--parse", help=PARSE_HELP)]
 ParseOverwrite = Annotated[bool, typer.Option(
@@ -148,6 +201,7 @@ def list_rules() -> None:
     "harmonize convert litbank/brat/ --from brat -o lb/ --report report.json",
     "harmonize convert gum/ --from gum --to conll2012 --rules ontogum -o og/",
 ))
+@prints_report
 def convert(
     inputs: Annotated[list[Path] | None, typer.Argument(callback=_corpus_ids, 
         help="Input files or folders; - reads one file from standard input.", show_default=False)] = None,
@@ -182,38 +236,22 @@ def convert(
 
     source = source or _detected(inputs or [], default="corefud" if sample else None)
     reader, writer = get_format(source, "read"), get_format(target, "write")
-    bar = None  # a progress bar, made (and rich imported) when a conversion of several files reports one done
-
-    def advance(done: int, total: int) -> None:
-        nonlocal bar
-        if bar is None:
-            from rich.console import Console
-            from rich.progress import Progress
-
-            bar = Progress(console=Console(stderr=True), transient=True)
-            bar.add_task("converting", total=total)
-            bar.start()
-        bar.update(bar.task_ids[0], completed=done)
-
     from_stream = inputs == [STANDARD_STREAM]
     to_stream = output == STANDARD_STREAM or (output is None and from_stream)
     output = output or Path("harmonize-out")
     options = {"lenient": lenient, "rules": rules, "options": writer.writer_options(option or []),
                "read_options": reader.read_options(input_option or []), "jobs": jobs_, "sample": sample,
-               "progress": advance, "parse": parse, "parse_overwrite": parse_overwrite, "warn_losses": False,
-               "verify": verify}
-    try:
-        with standard_input_file(reader, sys.stdin.buffer.read()) if from_stream else nullcontext() as piped:
-            paths = [piped] if from_stream else inputs or []
+               "parse": parse, "parse_overwrite": parse_overwrite, "warn_losses": False, "verify": verify}
+    with standard_input_file(reader, sys.stdin.buffer.read()) if from_stream else nullcontext() as piped:
+        paths = [piped] if from_stream else inputs or []
+        with _progress("converting") as advance:
             if to_stream:
-                data, result = convert_to_stream(paths, source, target, **options)
-                sys.stdout.buffer.write(data)
-                sys.stdout.flush()
+                data, result = convert_to_stream(paths, source, target, **options, progress=advance)
             else:
-                result = convert_inputs(paths, source, target, output, **options)
-    finally:
-        if bar is not None:
-            bar.stop()
+                result = convert_inputs(paths, source, target, output, **options, progress=advance)
+        if to_stream:
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
     if report_path is not None:
         atomic_write_text(report_path, json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n")
     _say_report(result.total)
@@ -233,6 +271,7 @@ def convert(
     "harmonize score gold.conllu system.conllu --by genre --ci 95",
     "harmonize score gold.conllu a.conllu b.conllu --table latex --plot plot.svg",
 ))
+@prints_report
 def score(
     key: Annotated[Path, typer.Argument(callback=_corpus_ids, help="Gold file, or a folder of them (documents paired by id).")],
     responses: Annotated[list[Path], typer.Argument(callback=_corpus_ids, 
@@ -332,7 +371,8 @@ def score(
         _compare_systems(key, responses, chosen, options, ci, samples, seed, test, exact, table, plot, as_json)
         return
     with _piped(responses[0], response_format or source) as response:
-        result = score_files(key, response, metrics=chosen, ci=ci, samples=samples, seed=seed, **options)
+        with _progress("scoring", as_json):
+            result = score_files(key, response, metrics=chosen, ci=ci, samples=samples, seed=seed, **options)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         _say_report(result.report)
@@ -351,6 +391,7 @@ def score(
 @app.command(epilog=_examples(
     "harmonize compare ontogum/ -r gum/ontogum_official_v7.2.0/conll",
 ))
+@prints_report
 def compare(
     ours: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Our conversion: files or folders.", show_default=False)],
     reference: Annotated[Path, typer.Option("--reference", "-r", callback=_corpus_ids, help="The reference conversion (file or folder).")],
@@ -404,6 +445,7 @@ def compare(
     "harmonize diff gold.conll system.conll --format conll2012 --json diff.json",
     "harmonize diff ecb-gold.conllu ecb-out.conllu --cross-document topic",
 ))
+@prints_report
 def diff(
     key: Annotated[Path, typer.Argument(callback=_corpus_ids, help="Gold file, or a folder of them (documents paired by id).")],
     response: Annotated[Path, typer.Argument(callback=_corpus_ids, help="System (or second annotator's) file or folder.")],
@@ -438,9 +480,10 @@ def diff(
         key_format, response_format = key_format or _detected([key]), response_format or _detected([response])
         source = key_format
     options = get_format(key_format or source, "read").read_options(input_option or [])
-    result = analyse(key, response, source, key_format=key_format, response_format=response_format,
-                     read_options=options, matching=matching, singletons=singletons, cross_document=cross_document,
-                     forms=not ignore_forms, lenient=lenient, pages=output)
+    with _progress("comparing"):
+        result = analyse(key, response, source, key_format=key_format, response_format=response_format,
+                         read_options=options, matching=matching, singletons=singletons, cross_document=cross_document,
+                         forms=not ignore_forms, lenient=lenient, pages=output)
     typer.echo(summary_table(result), nl=False)
     if json_output is not None:
         atomic_write_text(json_output, json.dumps(result.to_json(), ensure_ascii=False, indent=1) + "\n")
@@ -554,6 +597,7 @@ def build(
     "harmonize view gum/dep/GUM_academic_exposure.conllu -o exposure.html",
     "harmonize view litbank/brat/ --from brat -o litbank-pages/",
 ))
+@prints_report
 def view(
     inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Input files or folders.", show_default=False)],
     source: Annotated[str | None, typer.Option(
@@ -585,6 +629,7 @@ def view(
     "harmonize stats gum/v11.1.0/dep/ --by split --format latex --plots plots/",
     "harmonize stats ECB+/ --from ecbplus --tables cross_document --by topic",
 ))
+@prints_report
 def stats(
     inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, 
         help="Input files or folders; - reads one file from standard input.", show_default=False)],
@@ -625,8 +670,9 @@ def stats(
     with _piped(Path("-") if inputs == [Path("-")] else None, source) as piped:
         files = [piped] if piped is not None else input_files(inputs, reader, sample=False)
         split_of = splits_beside(files) if by == "split" else {}
-        groups, report = count_files(files, source, lenient, by, singletons, split_of, read_options, parse,
-                                     parse_overwrite)
+        with _progress("counting", fmt == "json") as advance:
+            groups, report = count_files(files, source, lenient, by, singletons, split_of, read_options, parse,
+                                         parse_overwrite, advance)
     tables = tables_from_counts(groups, singletons, chosen_tables)
     attrs = next(iter(tables.values())).attrs
     if attrs.get("heads_from_tree"):
@@ -659,7 +705,6 @@ Mirrors = Annotated[list[str] | None, typer.Option(
     "--mirror", help="Base URL (http, https, file) tried first, as BASE/ID/VERSION/NAME; repeatable, in order. "
                      "[env: HARMONIZE_MIRROR]", show_default=False)]
 Offline = Annotated[bool, typer.Option("--offline", help="Open no connection. [env: HARMONIZE_OFFLINE]")]
-Quiet = Annotated[bool, typer.Option("-q", "--quiet", help="Print errors only: no progress, no notes.")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON (no progress bars).")]
 CorpusIds = Annotated[list[str], typer.Argument(help="Corpus ids: ID or ID@VERSION.", show_default=False)]
 CorpusId = Annotated[str, typer.Argument(help="A corpus id: ID or ID@VERSION.", show_default=False)]
@@ -863,9 +908,10 @@ def _compare_systems(key: Path, responses: list[Path], metrics: list[str] | None
                      as_json: bool) -> None:
     from harmonize.scoring.systems import compare_systems, comparison_rows, group_rows, plot_systems, render_table
 
-    comparison = compare_systems(key, responses, metrics=metrics, tested=[m.strip() for m in test.split(",")
-                                                                          if m.strip()] or None,
-                                 level=ci or 95, samples=samples, seed=seed, exact=exact, **options)
+    with _progress("scoring and testing", as_json):
+        comparison = compare_systems(key, responses, metrics=metrics, tested=[m.strip() for m in test.split(",")
+                                                                              if m.strip()] or None,
+                                     level=ci or 95, samples=samples, seed=seed, exact=exact, **options)
     if as_json:
         typer.echo(json.dumps(comparison.to_json()))
     else:
@@ -938,6 +984,7 @@ def _key_values(pairs: list[str] | None) -> dict[str, str]:
     "harmonize pcr generate litbank/brat/ --from brat --split 8:1:1 -o pcr/",
     "harmonize pcr generate dev.v4_gold_conll --from conll2012 --cataphora",
 ))
+@prints_report
 def pcr_generate(
     inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Corpus files or folders.", show_default=False)],
     source: Annotated[str | None, typer.Option("--from", help="Corpus format (see `harmonize formats`; default: "
@@ -967,8 +1014,9 @@ def pcr_generate(
     shares = parse_shares(split) if split else ()
     source = source or _detected(inputs)
     report = Report()
-    questions = generate_questions(inputs, source, lenient, report, _key_values(input_option), seed, window,
-                                   data_source, masked, balance, cataphora)
+    with _progress("generating questions"):
+        questions = generate_questions(inputs, source, lenient, report, _key_values(input_option), seed, window,
+                                       data_source, masked, balance, cataphora)
     _say_report(report)
     if split:
         counts = write_split(questions, output, shares, seed)
@@ -982,6 +1030,7 @@ def pcr_generate(
     "harmonize pcr convert wsc273 -o wsc.jsonl",
     "harmonize pcr convert WSCollection.xml --from wsc-xml -o wsc.jsonl",
 ))
+@prints_report
 def pcr_convert(
     input_file: Annotated[Path, typer.Argument(callback=_corpus_ids, help="A WSC-style set file.", show_default=False)],
     source: Annotated[str | None, typer.Option("--from", help="The set's format (`harmonize pcr sets`; default: the "
@@ -1046,6 +1095,7 @@ PcrLenient = Annotated[bool, typer.Option(help="Skip broken lines and report the
     "harmonize pcr solve dev.jsonl --solver rules --parse udpipe:en.udpipe",
     "harmonize pcr solve dev.jsonl --solver neural --model model/",
 ))
+@prints_report
 def pcr_solve(
     questions_file: Annotated[Path, typer.Argument(help="Questions (JSONL).", show_default=False)],
     output: Annotated[Path, typer.Option("-o", "--output", help="Predictions (JSONL, answer 1 or 2).")] = Path(
@@ -1102,6 +1152,7 @@ def pcr_solve(
     "harmonize pcr evaluate dev.jsonl predictions.jsonl --train train.jsonl",
     "harmonize pcr evaluate t.jsonl p.jsonl --train r.jsonl --bm25-cutoffs 50,100",
 ))
+@prints_report
 def pcr_evaluate(
     gold: Annotated[Path, typer.Argument(help="Gold questions (JSONL).", show_default=False)],
     predicted: Annotated[Path, typer.Argument(
@@ -1142,6 +1193,7 @@ def pcr_evaluate(
     "harmonize pcr split gum.jsonl wsc.jsonl winogender.jsonl -o pooled/",
     "harmonize pcr split *.jsonl --shares 8:1:1 --seed 1 --to pcr4all -o pooled/",
 ))
+@prints_report
 def pcr_split(
     inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Question files (JSONL), from any sets and corpora.",
                                                  show_default=False)],
@@ -1184,6 +1236,7 @@ def _pcr_experiment(train: Path, test: Path, gender: Path | None, lenient: bool,
     "harmonize pcr curve train.jsonl test.jsonl --gender g.jsonl --plot curve.png",
     "harmonize pcr curve train.jsonl test.jsonl --sizes 10,100,1000 --device cpu",
 ))
+@prints_report
 def pcr_curve(
     train: PcrTrainFile,
     test: PcrTestFile,
@@ -1221,6 +1274,7 @@ def pcr_curve(
     "harmonize pcr transfer train.jsonl test.jsonl --gender gender_test.jsonl",
     "harmonize pcr transfer train.jsonl test.jsonl --solver agreement",
 ))
+@prints_report
 def pcr_transfer(
     train: PcrTrainFile,
     test: PcrTestFile,
@@ -1287,6 +1341,7 @@ MaxMinutes = Annotated[float | None, typer.Option(
     "harmonize resolve rules gum/dep/GUM_academic_exposure.conllu -o out.conllu",
     "harmonize resolve rules dev/ --gold-mentions -o predicted/",
 ))
+@prints_report
 def resolve_with_rules(
     inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Input files or folders.", show_default=False)],
     output: Annotated[Path, typer.Option("-o", "--output", help="Output file (one input) or folder.")],
@@ -1312,6 +1367,7 @@ def resolve_with_rules(
     "harmonize resolve lemma ECB+/ --from ecbplus -o lemma.conllu --gold-mentions",
     "harmonize resolve lemma ECB+/ --from ecbplus -o lemma.conllu --scope topic",
 ))
+@prints_report
 def resolve_with_lemmas(
     inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Input files or folders.", show_default=False)],
     output: Annotated[Path, typer.Option("-o", "--output", help="Output file (one input) or folder.")],
@@ -1344,6 +1400,7 @@ def resolve_with_lemmas(
     "harmonize resolve train train/ --dev dev/ -o model/ --epochs 8",
     "harmonize resolve train tr/ --from ecbplus --cross-document topic",
 ))
+@prints_report
 def resolve_train(
     inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Training files or folders.", show_default=False)],
     dev: Annotated[list[Path] | None, typer.Option(callback=_corpus_ids,
@@ -1423,6 +1480,7 @@ def _scope_needed() -> Iterator[None]:
     "harmonize resolve predict model/ test/ -o predicted/",
     "harmonize resolve predict xdoc/ ECB+/36 --from ecbplus -o predicted.conllu",
 ))
+@prints_report
 def resolve_predict(
     model: Annotated[Path, typer.Argument(help="Model folder from `harmonize resolve train`.", show_default=False)],
     inputs: Annotated[list[Path], typer.Argument(callback=_corpus_ids, help="Input files or folders.", show_default=False)],
@@ -1500,6 +1558,7 @@ def check(
     "harmonize validate train.conllu dev.conllu --epochs 4 --test test.conllu",
     "harmonize validate ECB+/ ECB+/ --from ecbplus --cross-document topic",
 ))
+@prints_report
 def validate(
     train: Annotated[Path, typer.Argument(callback=_corpus_ids, help="Training file or folder.", show_default=False)],
     dev: Annotated[Path, typer.Argument(callback=_corpus_ids, help="Dev file or folder.", show_default=False)],
@@ -1567,13 +1626,26 @@ def validate(
 
 
 def _say_report(report: Report) -> None:
-    """What readers, rules and writers dropped or changed: one line per reason with its count and an example."""
-    for reason, count in sorted(report.counts.items()):
-        _say(f"dropped or changed: {count} x {reason} (e.g. {report.examples[reason][0]})")
+    """What readers, rules and writers dropped or changed, chose and noted, under those headings: a summary
+    (`Report.summary_lines`), or with -v every reason with its count and an example; nothing with -q."""
+    if not report or _quiet():
+        return
+    if _VERBOSITY.get() == "summary":
+        for line in report.summary_lines():
+            _say(line)
+        _say("  (-v lists each with an example)")
+        return
+    for name, heading in (("losses", "lost or changed"), ("choices", "chose"), ("notes", "note")):
+        part = report.section(name)
+        for reason, count in sorted(part.counts.items()):
+            _say(f"{heading}: {count} x {reason} (e.g. {part.examples[reason][0]})")
 
 
 def _say(message: str) -> None:
-    """One unwrapped line on stderr (rich would fold long paths), after what stdout has so far."""
+    """One unwrapped line on stderr (rich would fold long paths), after what stdout has so far; with -q, errors
+    only."""
+    if _quiet() and not message.startswith("harmonize: error"):
+        return
     sys.stdout.flush()
     print(message, file=sys.stderr)
 

@@ -313,11 +313,11 @@ def count_file(path: Path, source: str = "corefud", lenient: bool = False, by: s
 
 def count_files(files: list[Path], source: str = "corefud", lenient: bool = False, by: str | None = None,
                 singletons: bool = True, split_of: dict[str, str] | None = None,
-                read_options: dict[str, str] | None = None, parse: str = "none", parse_overwrite: bool = False
-                ) -> tuple[dict[str, Counts], Report]:
+                read_options: dict[str, str] | None = None, parse: str = "none", parse_overwrite: bool = False,
+                progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, Counts], Report]:
     """Per-group counts of several files (what ``harmonize stats`` counts), with the report of reading them: each
     file read and counted apart, on every core (one process where the parser cannot share processes), so that
-    only the small per-group counts come back."""
+    only the small per-group counts come back. ``progress(done, total)`` is called as files are counted."""
     from concurrent.futures import ProcessPoolExecutor
 
     from harmonize.conversion import worker_count
@@ -329,9 +329,11 @@ def count_files(files: list[Path], source: str = "corefud", lenient: bool = Fals
     groups: dict[str, Counts] = {}
     report = Report()
     with ProcessPoolExecutor(max_workers=max(1, min(len(jobs), workers))) as pool:
-        for file_groups, file_report in pool.map(_count_job, jobs, chunksize=8):
+        for done, (file_groups, file_report) in enumerate(pool.map(_count_job, jobs, chunksize=8), 1):
             report.merge(file_report)
             merge_counts(groups, file_groups)
+            if progress is not None:
+                progress(done, len(jobs))
     if not any(counts.documents for counts in groups.values()):
         raise HarmonizeError(f"nothing to count: no document in {', '.join(map(str, files))}")
     return groups, report
