@@ -61,6 +61,7 @@ from harmonize.converters.corefud_values import (
     split_part,
 )
 from harmonize.converters.losses import unheld_reason
+from harmonize.converters.sentence_comments import DOCUMENT_FIELDS
 from harmonize.errors import Problems, Report
 from harmonize.io import StagedFile, atomic_write_text, paused_gc, read_text
 from harmonize.schemas.model import (
@@ -89,8 +90,6 @@ GUESSED_HEADS = "meta::guessed_heads"
 HEAD_GUESSED_UNMARKED = ("mention heads written as their first word beside annotated first-word heads (read back "
                          "as annotated)")
 GUESSED_HEADS_EDITED = "# meta::guessed_heads that does not count the file's first-word heads (heads kept as written)"
-# Document fields read from `# meta::KEY = value` comments (and written so where the document has them).
-_DOCUMENT_META = {"meta::genre": "genre", "meta::topic": "topic", "meta::subtopic": "subtopic"}
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -305,8 +304,8 @@ class _Reader:
         elif key == GUESSED_HEADS and sep and value.isdigit() and self.document is not None:
             self.guessed_heads = (int(value), number)
         else:
-            if key in _DOCUMENT_META and self.document is not None:
-                setattr(self.document, _DOCUMENT_META[key], value)
+            if key in DOCUMENT_FIELDS and self.document is not None:  # read as GUM writes them
+                setattr(self.document, DOCUMENT_FIELDS[key], value)
             sentence.comments.append(line)
 
     # -- coreference ---------------------------------------------------------------------------------------------
@@ -665,12 +664,10 @@ def into_other(name: str) -> bool:
 
 
 def _report_unheld(document: Document, report: Report) -> None:
-    """What CorefUD has no place for: the document's language, CoNLL-2012's columns; and the entity fields that are
+    """What CorefUD has no place for: CoNLL-2012's columns; and the entity fields that are
     not entity-level in CorefUD (`ENTITY_LEVEL_FIELDS`), which go on every mention's bracket and so read back as
     mention fields."""
     where = str(document.id)
-    if document.language is not None:
-        report.add(unheld_reason("document field", "CorefUD"), where)
     columns = sum(len(other_columns(node)) for sentence in document.sentences for node in sentence.nodes
                   if node.conll2012 is not None)
     if columns:
@@ -814,15 +811,15 @@ def _document_comments(
     if fields is not None and fields != fields_in_force and not has_header:
         at = next((i + 1 for i, c in enumerate(comments) if is_newdoc(c)), 0)
         comments.insert(at, CommentSlot.GLOBAL_ENTITY)
-    # Genre, topic and subtopic (ECB+) as document metadata, read back by the reader: added where the document
-    # has them and its comments do not say them yet.
+    # Genre, topic, subtopic (ECB+) and language (TEI, RuCoCo) as document metadata, as GUM writes its own, read
+    # back by the reader: added where the document has them and its comments do not say them yet.
     def after_header() -> int:  # right after the document's newdoc, global.Entity and meta:: lines
         return max((i + 1 for i, c in enumerate(comments) if c in (CommentSlot.NEWDOC, CommentSlot.GLOBAL_ENTITY)
                     or (isinstance(c, str) and c.startswith(("# newdoc", "# global.Entity", "# meta::")))), default=0)
 
-    for name in ("genre", "topic", "subtopic"):
+    for key, name in DOCUMENT_FIELDS.items():
         value = getattr(document, name)
-        prefix = f"# meta::{name} ="
+        prefix = f"# {key} ="
         if value is None or any(isinstance(c, str) and c.startswith(prefix) for c in comments):
             continue
         comments.insert(after_header(), f"{prefix} {value}")

@@ -76,6 +76,9 @@ def _document(record: dict[str, Any], path: str, number: int, problem: Problems)
         raise ValueError("a JSON object with 'sentences' is needed")
     doc_key = str(record.get("doc_key", f"{Path(path).stem}-{number}"))
     document = Document(id=doc_key, source=path, genre=genre_from_id(doc_key))
+    for name in DOCUMENT_KEYS:  # the document's fields where the record names them (our writer does)
+        if isinstance(record.get(name), str):
+            setattr(document, name, record[name])
     extra = {key: value for key, value in record.items() if key not in STANDARD_KEYS}
     if extra:
         document.meta["jsonlines"] = extra
@@ -195,12 +198,18 @@ def document_record(
         record["pos"] = tags
     record.update(document.meta.get("jsonlines", {}))
     doc_key = record["doc_key"]
-    report_unheld(document, _HOLDS, report, "jsonlines", {m: spans[m] for m in written}, doc_key, cluster_ids,
-                  {"genre": genre_from_id(doc_key), "language": None, "topic": None, "subtopic": None})
+    # The document's fields as keys of their own, which e2e-coref's readers pass over (a genre its doc_key says
+    # is not repeated).
+    for name in DOCUMENT_KEYS:
+        value = getattr(document, name)
+        if value is not None and (name in record or not (name == "genre" and value == genre_from_id(doc_key))):
+            record[name] = value
+    report_unheld(document, _HOLDS, report, "jsonlines", {m: spans[m] for m in written}, doc_key, cluster_ids)
     return record
 
 
 _HOLDS = Holds(columns=("XPOS",), speaker=True)
+DOCUMENT_KEYS = ("language", "genre", "topic", "subtopic")
 
 
 def _doc_key(document: Document) -> str:

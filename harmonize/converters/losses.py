@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from harmonize.converters.conll2012_lines import other_columns
+from harmonize.converters.sentence_comments import DOCUMENT_FIELDS
 from harmonize.errors import Report
 from harmonize.schemas.model import Document, Entity, Mention, Node, Sentence, made_sentence_id, parse_misc
 
 COLUMNS = ("LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS")
 # Comments that carry a document field (CorefUD's `# meta::genre = ...`): counted as that field, not as comments.
-FIELD_COMMENTS = tuple(f"# meta::{name} =" for name in ("genre", "topic", "subtopic"))
+FIELD_COMMENTS = tuple(f"# {key} =" for key in DOCUMENT_FIELDS)  # the document's fields, compared as such
 SPACING_KEYS = ("SpaceAfter", "SpacesAfter", "SpacesBefore")
 
 

@@ -89,11 +89,13 @@ def misplaced_multiwords(sentence: Sentence, tokens: Iterable[MultiwordToken]) -
 
 
 # Document fields as CorefUD and GUM write them, in comments after the document's first lines.
-DOCUMENT_FIELDS = {"meta::genre": "genre", "meta::topic": "topic", "meta::subtopic": "subtopic"}
+DOCUMENT_FIELDS = {"meta::genre": "genre", "meta::topic": "topic", "meta::subtopic": "subtopic",
+                   "meta::language": "language"}
 
 
 def read_document_fields(document: Document) -> None:
-    """Genre, topic and subtopic from ``# meta::NAME = value`` comments of the document's first sentence."""
+    """Genre, topic, subtopic and language from ``# meta::NAME = value`` comments of the document's first
+    sentence."""
     if not document.sentences:
         return
     for comment in document.sentences[0].comments:

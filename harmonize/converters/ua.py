@@ -497,8 +497,7 @@ class _Writer:
         if anchors:
             report.add("UA: split antecedent anchors not written (read back at the entity's first mention)",
                        str(document.id), anchors)
-        report_unheld(document, _HOLDS, report, "UA", document.mentions,
-                      document_fields={"language": None})
+        report_unheld(document, _HOLDS, report, "UA", document.mentions)
         mentions = {id(m): m for m in document.mentions}
         element_of = sum(1 for key, plurals in self.element_of.items()
                          if mentions[key].attrs.get("ElementOf") != ",".join(plurals))
