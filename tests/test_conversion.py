@@ -161,7 +161,7 @@ def test_ids_an_earlier_piece_used_are_prefixed_in_workers_as_one_after_another(
     source.write_text(topical + text + again, encoding="utf-8")  # the topic's two copies share their ids
     (parallel, parallel_report), (sequential, sequential_report) = _ruled_both_ways(source, tmp_path, monkeypatch)
     assert parallel == sequential and parallel_report == sequential_report
-    reasons = " ".join(parallel_report)
+    reasons = " ".join(reason for section in parallel_report.values() for reason in section)
     assert "prefixed with the document's number" in reasons and "shared across the documents of a topic" in reasons
 
 
@@ -177,7 +177,7 @@ def test_a_piece_read_otherwise_than_scanned_is_ruled_one_after_another(
     (parallel, parallel_report), (sequential, sequential_report) = _ruled_both_ways(source, tmp_path, monkeypatch,
                                                                                     lenient=True)
     assert parallel == sequential and parallel_report == sequential_report
-    assert any(reason.startswith("malformed") for reason in parallel_report)
+    assert any(reason.startswith("malformed") for reason in parallel_report["losses"])
 
 
 def test_workers_are_never_more_than_the_cores() -> None:

@@ -307,7 +307,7 @@ def test_predict_parses_a_document_without_a_tree(trained: Path, udpipe_model: P
     bare = tmp_path / "bare.conllu"
     bare.write_text("\n".join("\t".join(c[:6] + ["_", "_"] + c[8:]) if (c := line.split("\t"))[0].isdigit()
                               else line for line in TRAIN_DOC.split("\n")), encoding="utf-8")
-    unparsed = run_cli("resolve", "predict", trained, bare, "-o", tmp_path / "a.conllu", "--device", "cpu")
+    unparsed = run_cli("resolve", "predict", trained, bare, "-o", tmp_path / "a.conllu", "--device", "cpu", "-v")
     assert unparsed.returncode == 0, unparsed.stderr
     assert f"1 x {TREELESS_DOCUMENT}" in unparsed.stderr
     parsed = run_cli("resolve", "predict", trained, bare, "-o", tmp_path / "b.conllu", "--device", "cpu",
