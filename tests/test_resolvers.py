@@ -588,10 +588,12 @@ def test_cli_rules_validate_and_their_errors(encoder: str, tmp_path: Path) -> No
                                                                                   ["Petr", "Petr"]]
     done = run_cli("validate", tiny, tiny, "--encoder", encoder, "--epochs", "2", "--device", "cpu")
     assert done.returncode == 0, done.stderr
-    header, baseline, resolver = done.stdout.splitlines()[-3:]
+    header, baseline, gold_strings, own_strings, resolver = done.stdout.splitlines()[-5:]
     assert done.stdout.startswith("protocol: trained on 1 train document(s), too few to hold any out")
     assert header.split() == ["MUC", "B3", "CEAF-e", "LEA", "CoNLL", "mentions"]
     assert baseline.startswith("rule baseline") and resolver.startswith("resolver")
+    assert gold_strings.startswith("string match, gold mentions") and gold_strings.split()[-1] == "100.00"
+    assert own_strings.startswith("string match, resolver's mentions")
     assert "epoch 2: loss" in done.stderr
     done = run_cli("resolve", "predict", tmp_path, tiny, "-o", tmp_path / "p.conllu")
     assert done.returncode == 1 and done.stderr.startswith(f"harmonize: error: {tmp_path}: not a trained resolver")

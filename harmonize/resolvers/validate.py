@@ -1,43 +1,99 @@
 """Prove a conversion end to end: read (and convert) train and dev, train the neural resolver on train (the epoch
 it keeps chosen on training documents held out for it: `harmonize.resolvers.protocol`), resolve dev (and test) with
-it and with the rule baseline, and score both in CorefUD's primary setting (partial matching, singletons left out).
+it and with the baselines (the rule baseline; string match, on the gold mentions and on the resolver's), and score
+them in CorefUD's primary setting (partial matching, singletons left out).
 What ``harmonize validate`` runs."""
 
 from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from harmonize.conversion import read_corpus
 from harmonize.errors import Report
+from harmonize.schemas.model import Corpus
 from harmonize.resolvers.model import ResolverConfig
 from harmonize.resolvers.neural import Epoch, Training, dev_scores, fresh_copy, load, resolve, train
 from harmonize.resolvers.protocol import hold_out
 from harmonize.resolvers.rules import resolve_rules
+from harmonize.resolvers.string_match import resolve_string_match
 
 COLUMNS = (("muc", "MUC"), ("bcub", "B3"), ("ceafe", "CEAF-e"), ("lea", "LEA"), ("conll", "CoNLL"),
            ("mentions", "mentions"))
 
 
+ROW_ORDER = RULES, STRING_GOLD, STRING_PREDICTED, RESOLVER = (
+    "rule baseline", "string match, gold mentions", "string match, resolver's mentions", "resolver")
+
+
 @dataclass
 class Validation:
-    """F1 per metric (percent) for the rule baseline and the resolver on dev (rows "rule baseline", "resolver")
-    and test (rows "test: ..."), the training history (scores on the held-out part) and the protocol line."""
+    """F1 per metric (percent) on dev (and test, rows "test: ...") of the baselines and the resolver: the rule
+    baseline, string match on the gold mentions and on the resolver's own (`harmonize.resolvers.string_match`),
+    the resolver; ``reasons``: rows that have no figures, and why (printed in their place); the training history
+    (scores on the held-out part) and the protocol line."""
 
     rows: dict[str, dict[str, float]]
     history: list[Epoch]
     train_documents: int
     dev_documents: int
     protocol: str = ""
+    reasons: dict[str, str] = field(default_factory=dict)
 
     def table(self) -> str:
-        width = max(map(len, self.rows)) + 2
+        width = max(map(len, [*self.rows, *self.reasons])) + 2
         lines = [f"{'':<{width}}" + "".join(f"{title:>9}" for _, title in COLUMNS)]
-        for name, scores in self.rows.items():
-            lines.append(f"{name:<{width}}" + "".join(f"{scores[key]:>9.2f}" for key, _ in COLUMNS))
+        names = [*self.rows, *(r for r in self.reasons if r not in self.rows)]
+
+        def place(name: str) -> tuple[int, int]:  # dev before test; baselines first, in ROW_ORDER
+            split, _, row = name.rpartition(": ") if name.startswith("test: ") else ("", "", name)
+            return (bool(split), ROW_ORDER.index(row) if row in ROW_ORDER else len(ROW_ORDER))
+
+        for name in sorted(names, key=place):
+            if name in self.reasons:
+                lines.append(f"{name:<{width}}   n/a: {self.reasons[name]}")
+            else:
+                lines.append(f"{name:<{width}}" + "".join(f"{self.rows[name][key]:>9.2f}" for key, _ in COLUMNS))
         return "\n".join(lines)
+
+
+def rule_baseline_reason(corpus: Corpus) -> str | None:
+    """Why the rule baseline has nothing to say on ``corpus``, or None: it finds mentions and pronouns from UPOS
+    and the tree."""
+    nodes = [node for document in corpus.documents for node in document.nodes()]
+    if nodes and all(node.upos in ("", "_") for node in nodes):
+        return "no part-of-speech tags to find mentions and pronouns by (convert --parse gives them)"
+    if not any(node.upos == "PRON" for node in nodes):
+        return "no word tagged PRON: no pronoun to link"
+    return None
+
+
+def baseline_rows(gold: Corpus, predicted: Corpus | None, prefix: str = "") -> tuple[dict[str, dict[str, float]],
+                                                                                     dict[str, str]]:
+    """The baselines' rows on ``gold`` (and string match on the mentions of ``predicted``, the resolver's output,
+    where given), and the reasons of those without figures."""
+    rows: dict[str, dict[str, float]] = {}
+    reasons: dict[str, str] = {}
+    reason = rule_baseline_reason(gold)
+    if reason is None:
+        baseline = fresh_copy(gold)
+        resolve_rules(baseline, report=Report())
+        rows[prefix + RULES] = dev_scores(gold, baseline)
+    else:
+        reasons[prefix + RULES] = reason
+    matched = fresh_copy(gold)
+    resolve_string_match(matched, Report())
+    rows[prefix + STRING_GOLD] = dev_scores(gold, matched)
+    if predicted is not None:
+        if any(document.mentions for document in predicted.documents):
+            again = fresh_copy(predicted)
+            resolve_string_match(again, Report())
+            rows[prefix + STRING_PREDICTED] = dev_scores(gold, again)
+        else:
+            reasons[prefix + STRING_PREDICTED] = "the resolver found no mention"
+    return rows, reasons
 
 
 def check_settings(rules: str | None, config: ResolverConfig | None, training: Training | None) -> None:
@@ -68,6 +124,7 @@ def validate(train_inputs: Sequence[str | Path], dev_inputs: Sequence[str | Path
         reported["test"] = read_corpus(test_inputs, source, lenient, report, read_options, rules)
     split = hold_out(train_corpus)
     rows: dict[str, dict[str, float]] = {}
+    reasons: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="harmonize-model-") as scratch:
         folder = Path(model_dir) if model_dir is not None else Path(scratch)
         history = train(split.fit, split.tuning, folder, config, training, report=report, progress=progress,
@@ -75,10 +132,11 @@ def validate(train_inputs: Sequence[str | Path], dev_inputs: Sequence[str | Path
         model, tokenizer, device = load(folder, training.device if training else "auto")
         for name, corpus in reported.items():
             prefix = "" if name == "dev" else f"{name}: "
-            baseline, predicted = fresh_copy(corpus), fresh_copy(corpus)
-            resolve_rules(baseline, report=Report())
+            predicted = fresh_copy(corpus)
             resolve(model, tokenizer, predicted, device, Report())
-            rows[f"{prefix}rule baseline"] = dev_scores(corpus, baseline)
-            rows[f"{prefix}resolver"] = dev_scores(corpus, predicted)
+            baselines, why = baseline_rows(corpus, predicted, prefix)
+            rows.update(baselines)
+            reasons.update(why)
+            rows[prefix + RESOLVER] = dev_scores(corpus, predicted)
     protocol = split.describe("the epoch kept", list(reported))
-    return Validation(rows, history, len(train_corpus.documents), len(reported["dev"].documents), protocol)
+    return Validation(rows, history, len(train_corpus.documents), len(reported["dev"].documents), protocol, reasons)

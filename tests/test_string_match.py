@@ -1,0 +1,72 @@
+"""The string-match baseline: exact string and head-lemma match over given mentions, no lexicon, no tree needed;
+and ``validate``'s table saying why a baseline has no figures instead of printing zeros."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from harmonize.converters.corefud import parse_corefud
+from harmonize.errors import Report
+from harmonize.resolvers.string_match import NO_HEAD, resolve_string_match
+from harmonize.resolvers.validate import RULES, STRING_GOLD, Validation, baseline_rows, rule_baseline_reason
+
+# Russian without a tree or tags (as RuCoCo converts): heads only where a mention has one word.
+RUSSIAN = """# newdoc id = ru
+# global.Entity = eid-etype-head-other
+# sent_id = ru-1
+# text = Путин встретил Аснара. Путин улыбнулся.
+1\tПутин\t_\t_\t_\t_\t_\t_\t_\tEntity=(e1--1)
+2\tвстретил\t_\t_\t_\t_\t_\t_\t_\t_
+3\tАснара\t_\t_\t_\t_\t_\t_\t_\tEntity=(e2--1)
+4\t.\t_\t_\t_\t_\t_\t_\t_\t_
+5\tпутин\t_\t_\t_\t_\t_\t_\t_\tEntity=(e1--1)
+6\tи\t_\t_\t_\t_\t_\t_\t_\t_
+7\tпремьер\t_\t_\t_\t_\t_\t_\t_\tEntity=(e2--1
+8\tИспании\t_\t_\t_\t_\t_\t_\t_\tEntity=e2)
+9\tпремьер\t_\t_\t_\t_\t_\t_\t_\tEntity=(e3--1)
+
+"""
+
+
+def _headless(text: str):
+    """The corpus with its mentions of several words without a head (as RuCoCo's are: no tree, none annotated)."""
+    corpus = parse_corefud(text)
+    for document in corpus.documents:
+        for mention in document.mentions:
+            if len(mention.words) > 1:
+                document.move_head(mention, None)
+    return corpus
+
+
+def test_same_strings_join_whatever_the_script_and_mentions_without_heads_are_counted() -> None:
+    corpus = _headless(RUSSIAN)
+    report = Report()
+    counts = resolve_string_match(corpus, report)
+    texts = sorted(sorted(m.text for m in entity.mentions) for entity in corpus.documents[0].entities)
+    # "Путин" and "путин" are one string in lower case; "премьер Испании" has no head (two words, no tree), so
+    # it does not join the one-word "премьер" by head: whole strings only.
+    assert texts == [["Аснара"], ["Путин", "путин"], ["премьер"], ["премьер Испании"]]
+    assert counts["joined by the same string"] == 1 and counts["mentions"] == 5
+    assert report.counts[NO_HEAD] == 1
+
+
+def test_head_lemmas_join_where_there_are_heads() -> None:
+    text = RUSSIAN.replace("Entity=(e2--1\n", "Entity=(e2--1\n").replace(
+        "7\tпремьер\t_\t_\t_\t_\t_\t_\t_\tEntity=(e2--1", "7\tпремьер\tпремьер\t_\t_\t_\t0\troot\t_\tEntity=(e2--1").replace(
+        "8\tИспании\t_\t_\t_\t_\t_\t_\t_\tEntity=e2)", "8\tИспании\tИспания\t_\t_\t_\t7\tnmod\t_\tEntity=e2)")
+    corpus = _headless(text)  # the tree gives the head back
+    counts = resolve_string_match(corpus, Report())
+    texts = sorted(sorted(m.text for m in entity.mentions) for entity in corpus.documents[0].entities)
+    assert ["премьер", "премьер Испании"] in texts and counts["joined by the same head lemma"] == 1
+
+
+def test_without_tags_the_rule_baseline_says_why_and_string_match_still_scores() -> None:
+    gold = parse_corefud(RUSSIAN)
+    assert "no part-of-speech tags" in (rule_baseline_reason(gold) or "")
+    rows, reasons = baseline_rows(gold, None)
+    assert RULES in reasons and RULES not in rows
+    assert rows[STRING_GOLD]["mentions"] == 100.0 and rows[STRING_GOLD]["conll"] > 0
+    table = Validation({**rows}, [], 1, 1, reasons=reasons).table()
+    rule_line = next(line for line in table.splitlines() if line.startswith(RULES))
+    assert "n/a: no part-of-speech tags" in rule_line and "0.00" not in rule_line
+    assert Counter(line.split()[0] for line in table.splitlines()[1:])["string"] == 1
