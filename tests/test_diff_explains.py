@@ -55,22 +55,31 @@ def test_unmatched_mentions_are_marked_in_the_text() -> None:
     result = diff_corpora(Corpus([document([CHAIN])]), Corpus([document([CHAIN[1:], [(8, 9), (17, 18)]])]),
                           matching="exact")
     page = render_partition(result.partitions[0])
-    assert len(re.findall(r'class="k miss"[^>]*>\[<', page)) == 1  # "big dog", which the response lacks
-    assert len(re.findall(r'class="r extra"[^>]*>⟨<', page)) == 2  # "ran" and "slept", which the key lacks
+    for view in (page.split('<div class="nested">')[1].split('<table class="pairs"')[0],  # nested brackets
+                 page.split('<table class="pairs"')[1].split("</table>")[0]):  # side by side
+        assert len(re.findall(r'class="k miss"[^>]*>\[<', view)) == 1  # "big dog", which the response lacks
+        assert len(re.findall(r'class="r extra"[^>]*>⟨<', view)) == 2  # "ran" and "slept", which the key lacks
     assert "not in the response: big dog" in page and "2 merge into cluster, 1 introduce mention" in page
 
 
-def test_an_html_output_of_several_documents_is_one_page(tmp_path: Path) -> None:
+def test_an_html_output_of_several_documents_is_an_index_with_a_page_per_document(tmp_path: Path) -> None:
+    """A corpus never becomes one page of megabytes: ``-o report.html`` is the index (genre, CoNLL F1 per document,
+    errors, sortable), the documents' pages are in ``report/`` beside it."""
     key, response = kummerfeld_pair(tmp_path)
     done = subprocess.run([sys.executable, "-m", "harmonize", "diff", key, response, "--format", "conll2012",
                            "-o", tmp_path / "report.html"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
-    page = tmp_path / "report.html"
-    assert page.is_file()
-    text = page.read_text(encoding="utf-8")
-    assert text.count("<section id=") == 2 and 'href="#d0"' in text and 'href="#d1"' in text
-    ids = re.findall(r' id="([^"]+)"', text)
-    assert len(ids) == len(set(ids))  # anchors of the two documents do not collide
+    index = (tmp_path / "report.html").read_text(encoding="utf-8")
+    pages = sorted((tmp_path / "report").glob("*.html"))
+    assert len(pages) == 3 and (tmp_path / "report" / "index.html") in pages  # two documents and the index
+    links = re.findall(r'<td><a href="(report/[^"]+)">', index)
+    assert len(links) == 2 and all((tmp_path / link).is_file() for link in links)
+    assert 'class=sortable' in index and "<th data-col=\"2\">CoNLL F1</th>" in index and "genre" in index
+    for page in pages:
+        if page.name != "index.html":
+            text = page.read_text(encoding="utf-8")
+            ids = re.findall(r' id="([^"]+)"', text)
+            assert len(ids) == len(set(ids)) and '<table class="pairs" hidden>' in text  # the side-by-side view
     view = subprocess.run([sys.executable, "-m", "harmonize", "view", key, "--from", "conll2012", "-o",
                            tmp_path / "view.html"], capture_output=True, text=True, check=False)
     assert view.returncode == 0 and (tmp_path / "view.html").is_file()
@@ -80,17 +89,19 @@ def test_an_html_output_of_several_documents_is_one_page(tmp_path: Path) -> None
     assert folder.returncode == 0 and (tmp_path / "pages" / "index.html").is_file()
 
 
-def test_the_one_page_report_works_in_a_real_browser(tmp_path: Path) -> None:
+def test_the_pages_work_in_a_real_browser(tmp_path: Path) -> None:
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
         pytest.skip("Debian chromium is not installed (apt-get install chromium): the browser check needs it")
     key, response = kummerfeld_pair(tmp_path)
-    page = tmp_path / "report.html"
-    diff(key, response, "conll2012", pages=page)  # several documents: one page of their sections
+    diff(key, response, "conll2012", pages=tmp_path / "report.html")  # several documents: the index, and pages
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
              "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'p'}",
              "--enable-logging=stderr", "--v=0"]
-    done = subprocess.run([browser, *flags, "--dump-dom", page.as_uri()], capture_output=True, text=True,
-                          check=False, timeout=120)
-    assert done.stdout.count("<section id=") == 2 and "Uncaught" not in done.stderr
-    assert 'class="k miss"' in done.stdout
+    shown = []
+    for page in [tmp_path / "report.html", *sorted((tmp_path / "report").glob("*.html"))]:
+        done = subprocess.run([browser, *flags, "--dump-dom", page.as_uri()], capture_output=True, text=True,
+                              check=False, timeout=120)
+        assert "Uncaught" not in done.stderr, page
+        shown.append(done.stdout)
+    assert any('class="k miss"' in dom for dom in shown) and "documents compared" in shown[0]

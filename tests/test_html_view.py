@@ -90,7 +90,7 @@ def test_page_keeps_the_texts_spacing() -> None:
             "3\tworld\t_\t_\t_\t_\t_\t_\t_\tEntity=(e1-place-1-)|SpaceAfter=No\n"
             "4\t.\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
     page = render_document(parse_corefud(text).documents[0])
-    body = page.split("</span>", 1)[1]  # after the sentence id
+    body = page.split('<span class="sid">', 1)[1].split("</span>", 1)[1]  # after the sentence id
     shown = re.sub(r"<sub>.*?</sub>", "", re.sub(r"<(?!/?sub)[^>]+>", "", body)).split("\n")[0]
     assert shown.startswith("Hello, [world].")
     sample_text = re.sub(r"<[^>]+>", "", render_document(sample().documents[0]).split("<body>")[1].split("<script>")[0])
@@ -163,7 +163,30 @@ def test_a_multiword_token_shows_as_the_text_has_it() -> None:
             "4\tmercado\t_\t_\t_\t_\t_\t_\t_\tEntity=e1)|SpaceAfter=No\n"
             "5\t.\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
     page = render_document(parse_corefud(text).documents[0])
-    body = page.split("</span>", 1)[1]
+    body = page.split('<span class="sid">', 1)[1].split("</span>", 1)[1]
     shown = re.sub(r"<sub>.*?</sub>", "", re.sub(r"<(?!/?sub)[^>]+>", "", body)).split("\n")[0]
     assert shown == "Voy [del mercado]."
     assert 'title="words: de + el">del</span>' in page and "«el mercado»" in page
+
+
+def test_a_page_lists_its_entities_to_filter_and_mark_one_by_one() -> None:
+    """Colours repeat past a hundred entities or so: the list beside the text marks every mention of the one
+    clicked, and filters by id, type or words."""
+    document = sample().documents[0]
+    page = render_document(document)
+    entries = re.findall(r'<li data-s="(e\d+)"><span class="eid \1">([^<]+)</span>', page)
+    assert sorted(entity_id for _, entity_id in entries) == sorted(e.id for e in document.entities if e.mentions)
+    assert 'class=filter' in page and "li[data-s]" in page  # the filter and the marking script
+
+
+def test_the_index_has_the_genre_and_links_each_document_to_its_diff_page(tmp_path: Path) -> None:
+    dep = shared("gum", "v11.1.0", "dep")
+    files = [dep / "GUM_academic_art.conllu", dep / "GUM_bio_byron.conllu"]
+    site = tmp_path / "site"
+    done = subprocess.run([sys.executable, "-m", "harmonize", "diff", *files[:1], *files[:1], "-o",
+                           site / "diff"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    write_views(Corpus([d for f in files for d in read_corefud(f).documents]), site)
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "<td class=l>academic</td>" in index and "<td class=l>bio</td>" in index
+    assert index.count('">diff</a>') == 1 and 'href="diff/GUM_academic_art.html"' in index  # byron has no diff page

@@ -390,8 +390,8 @@ def _report_unheld(document: Document, surface: DocumentText, starts: dict[Entit
         report.add("heads of one-word mentions read back over a whole multiword token lost", where, heads)
     moved = _zeros_read_back_elsewhere(document)
     if moved:
-        report.add("mentions on empty nodes read back on another empty node after their word (XMI keeps one zero-length "
-                   "link per mention and no empty node numbers)", where, moved)
+        report.add("mentions on empty nodes read back on another empty node after their word (XMI keeps one "
+                   "zero-length link per mention and no empty node numbers)", where, moved)
     ordered = sorted(starts, key=starts.__getitem__)  # the reader numbers chains by their first character
     report_chain_layer_unheld(document, surface, {e: str(n) for n, e in enumerate(ordered, 1)}, report, "XMI", name,
                               lambda text: " ".join(text.split()), replace(CHAIN_LAYER_HOLDS, empty_nodes="alone"))

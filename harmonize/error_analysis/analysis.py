@@ -19,7 +19,7 @@ from harmonize.error_analysis.classify import (
     classify,
     error_counts,
 )
-from harmonize.error_analysis.cost import CostTable, cost_of
+from harmonize.error_analysis.cost import ORIGINAL, CostTable, cost_of
 from harmonize.error_analysis.heads import PRONOUN, Head, SentenceHeads, mention_type
 from harmonize.errors import HarmonizeError, Report
 from harmonize.schemas.model import Corpus, Document, Mention, pairing_key
@@ -180,13 +180,14 @@ class PartitionRow:
     heads: Counter
     error_list: list[dict]
     span_differences: list[dict] = field(default_factory=list)
+    conll: float | None = None  # the response's CoNLL F1 (percent) on this document alone, as the cost table has it
 
     @classmethod
-    def of(cls, partition: PartitionDiff) -> PartitionRow:
+    def of(cls, partition: PartitionDiff, conll: float | None = None) -> PartitionRow:
         error_list = [partition.error_json(error) for error in partition.classification.errors]
         return cls(partition.label, partition.genre, partition.topic, dict(partition.classification.operations),
                    partition.errors, Counter(head.source for head in partition.facts._heads.values()), error_list,
-                   [partition.span_difference_json(pair) for pair in partition.matched_spans])
+                   [partition.span_difference_json(pair) for pair in partition.matched_spans], conll)
 
 
 @dataclass
@@ -209,9 +210,11 @@ class DiffResult:
 
     def add(self, partition: PartitionDiff, keep: bool = True) -> None:
         """Count one compared document or partition (and keep it, unless ``keep`` is false)."""
-        self.rows.append(PartitionRow.of(partition))
-        self.cost.add(cost_of(partition.classification, partition.response, partition.key, partition.facts,
-                              self.singletons))
+        table = cost_of(partition.classification, partition.response, partition.key, partition.facts,
+                        self.singletons)
+        self.cost.add(table)
+        original = table["alone"][ORIGINAL]
+        self.rows.append(PartitionRow.of(partition, 100 * sum(original[n].f1 for n in ("muc", "bcub", "ceafe")) / 3))
         if keep:
             self.partitions.append(partition)
 

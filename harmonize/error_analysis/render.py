@@ -12,16 +12,15 @@ anywhere: the page works from ``file://``.
 from __future__ import annotations
 
 import html
-import tempfile
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Self
 
 from harmonize.converters.surface import display_gaps
-from harmonize.error_analysis.analysis import DiffResult, PartitionDiff
+from harmonize.error_analysis.analysis import DiffResult, PartitionDiff, PartitionRow
 from harmonize.error_analysis.classify import ERRORS, OPERATIONS
 from harmonize.errors import HarmonizeError
-from harmonize.io import StagedPages, atomic_write_parts, atomic_write_text
+from harmonize.io import StagedPages, atomic_write_text
 
 STYLE = """
 body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#222}
@@ -38,6 +37,11 @@ ul.errors{list-style:none;padding:0;margin:0} ul.errors li{margin:.15em 0;font-s
 ul.errors a{text-decoration:none;color:inherit} .tag{display:inline-block;min-width:9.5em;font-weight:bold}
 table{border-collapse:collapse;font-size:.9em} td,th{padding:.1em .5em;border-bottom:1px solid #eee;text-align:right}
 td:first-child,th:first-child{text-align:left} label{display:block;font-size:.9em}
+table.sortable th[data-col]{cursor:pointer} table.sortable th[data-col]:hover{text-decoration:underline}
+table.pairs{width:100%;table-layout:fixed;font-size:.95em} table.pairs td{text-align:left;vertical-align:top;
+border-bottom:1px solid #eee;padding:.2em .6em;line-height:2.1} table.pairs th:first-child{width:8em}
+table.pairs td:nth-child(3) .w{background:none!important}
+table.pairs th{text-align:left} button.mode{font:inherit;font-size:.9em;margin-left:1em;cursor:pointer}
 .legend{font-size:.85em;color:#666}
 """
 
@@ -50,6 +54,17 @@ document.addEventListener('click',function(ev){var a=ev.target.closest('li[data-
 a.dataset.m.split(' ').forEach(function(m){on('[data-m~="'+m+'"]','sel',true)});});
 document.querySelectorAll('input[data-type]').forEach(function(box){box.addEventListener('change',function(){
 on('li[data-type="'+box.dataset.type+'"]','hide',!box.checked)})});
+document.querySelectorAll('button.mode').forEach(function(b){b.addEventListener('click',function(){
+var pairs=b.dataset.mode==='pairs';document.querySelectorAll('.nested').forEach(function(x){x.hidden=pairs});
+document.querySelectorAll('table.pairs').forEach(function(x){x.hidden=!pairs});
+b.dataset.mode=pairs?'nested':'pairs';b.textContent=pairs?'nested brackets':'side by side'})});
+document.addEventListener('click',function(ev){if(!ev.target.closest('ul.errors a'))return;var b=document.querySelector(
+'button.mode[data-mode="nested"]');if(b)b.click();},true);
+document.querySelectorAll('table.sortable th[data-col]').forEach(function(th){th.addEventListener('click',function(){
+var body=th.closest('table').tBodies[0],col=+th.dataset.col,down=th.dataset.down!=='1';th.dataset.down=down?'1':'0';
+var rows=Array.from(body.rows);rows.sort(function(a,b){var x=a.cells[col].dataset.v||a.cells[col].textContent,
+y=b.cells[col].dataset.v||b.cells[col].textContent,n=parseFloat(x)-parseFloat(y);
+var c=isNaN(n)?x.localeCompare(y):n;return down?-c:c});rows.forEach(function(r){body.appendChild(r)})})});
 """
 
 
@@ -122,6 +137,9 @@ def _partition_body(partition: PartitionDiff, prefix: str) -> str:
     number = {mention: n for n, mention in enumerate(every)}
     opening: dict[tuple, list[str]] = {}
     closing: dict[tuple, list[str]] = {}
+    # The same brackets for the side-by-side view, each side's apart: 0 the key's, 1 the response's.
+    side_opening: tuple[dict[tuple, list[str]], dict[tuple, list[str]]] = ({}, {})
+    side_closing: tuple[dict[tuple, list[str]], dict[tuple, list[str]]] = ({}, {})
     anchors: dict[tuple, list[str]] = {}
     tint: dict[tuple, tuple[int, int]] = {}
     response_of_word: dict[tuple, tuple[int, int]] = {}
@@ -136,9 +154,10 @@ def _partition_body(partition: PartitionDiff, prefix: str) -> str:
             index = key_index[entity]
             unmatched = "" if in_response else " miss"  # the response lacks it: marked without a click
             attrs = f'class="k{unmatched}" style="color:{_colour(index)}" data-k="{prefix}k{index}" {mark}'
-            opening.setdefault((*where, positions[0]), []).append(f"<span {attrs}>[</span>")
-            closing.setdefault((*where, positions[-1]), []).insert(
-                0, f"<span {attrs}>]<sub>{html.escape(entity)}</sub></span>")
+            for opened, closed in ((opening, closing), (side_opening[0], side_closing[0])):
+                opened.setdefault((*where, positions[0]), []).append(f"<span {attrs}>[</span>")
+                closed.setdefault((*where, positions[-1]), []).insert(
+                    0, f"<span {attrs}>]<sub>{html.escape(entity)}</sub></span>")
             for position in positions:
                 size = len(positions)
                 if (*where, position) not in tint or size < tint[(*where, position)][0]:
@@ -148,36 +167,47 @@ def _partition_body(partition: PartitionDiff, prefix: str) -> str:
             index = response_index[entity]
             unmatched = "" if in_key else " extra"  # the key lacks it
             attrs = f'class="r{unmatched}" data-r="{prefix}r{index}" {mark}'
-            opening.setdefault((*where, positions[0]), []).append(f"<span {attrs}>⟨</span>")
-            closing.setdefault((*where, positions[-1]), []).insert(
-                0, f"<span {attrs}>⟩<sub>{html.escape(entity)}</sub></span>")
+            for opened, closed in ((opening, closing), (side_opening[1], side_closing[1])):
+                opened.setdefault((*where, positions[0]), []).append(f"<span {attrs}>⟨</span>")
+                closed.setdefault((*where, positions[-1]), []).insert(
+                    0, f"<span {attrs}>⟩<sub>{html.escape(entity)}</sub></span>")
             for position in positions:
                 size = len(positions)
                 if (*where, position) not in response_of_word or size < response_of_word[(*where, position)][0]:
                     response_of_word[(*where, position)] = (size, index)
     key_of_word = {place: index for place, (_size, index) in tint.items()}
     text = []
+    pairs = []  # the side-by-side view: a row per sentence, the key's brackets left, the response's right
+
+    def sentence_words(document_index: int, sentence, opened: dict, closed: dict, with_anchors: bool) -> str:
+        gaps = display_gaps(sentence)
+        words = []
+        for node in sentence.nodes:
+            place = (document_index, sentence.index, node.position)
+            data = ""
+            style = ""
+            if place in key_of_word:
+                data += f' data-k="{prefix}k{key_of_word[place]}"'
+                style = f' style="background:{_colour(key_of_word[place], True)}"'
+            if place in response_of_word:
+                data += f' data-r="{prefix}r{response_of_word[place][1]}"'
+            form = "∅" if node.is_empty else html.escape(node.form)
+            words.append("".join(anchors.get(place, ()) if with_anchors else ()) + "".join(opened.get(place, ()))
+                         + f'<span class="w"{data}{style}>{form}</span>' + "".join(closed.get(place, ()))
+                         + gaps.get(node, " "))
+        return "".join(words).rstrip()
+
     for document_index, document in enumerate(partition.key_documents):
         if len(partition.key_documents) > 1:
             text.append(f"<h2>{html.escape(str(document.id))}</h2>")
+            pairs.append(f'<tr><th colspan="3">{html.escape(str(document.id))}</th></tr>')
         for sentence in document.sentences:
-            gaps = display_gaps(sentence)
-            words = []
-            for node in sentence.nodes:
-                place = (document_index, sentence.index, node.position)
-                data = ""
-                style = ""
-                if place in key_of_word:
-                    data += f' data-k="{prefix}k{key_of_word[place]}"'
-                    style = f' style="background:{_colour(key_of_word[place], True)}"'
-                if place in response_of_word:
-                    data += f' data-r="{prefix}r{response_of_word[place][1]}"'
-                form = "∅" if node.is_empty else html.escape(node.form)
-                words.append("".join(anchors.get(place, ())) + "".join(opening.get(place, ()))
-                             + f'<span class="w"{data}{style}>{form}</span>' + "".join(closing.get(place, ()))
-                             + gaps.get(node, " "))
             sid = html.escape(str(sentence.id or sentence.index + 1))
-            text.append(f'<p class="s"><span class="sid">{sid}</span>{"".join(words).rstrip()}</p>')
+            text.append(f'<p class="s"><span class="sid">{sid}</span>'
+                        f"{sentence_words(document_index, sentence, opening, closing, True)}</p>")
+            sides = [sentence_words(document_index, sentence, side_opening[side], side_closing[side], False)
+                     for side in (0, 1)]
+            pairs.append(f'<tr><td class="sid">{sid}</td>' + "".join(f"<td>{side}</td>" for side in sides) + "</tr>")
     items = []
     for error in partition.classification.errors:
         involved = [*error.absent, *error.mentions,
@@ -210,8 +240,10 @@ def _partition_body(partition: PartitionDiff, prefix: str) -> str:
     return (f"<header><h1>{title}</h1><div class=legend>key mentions <b>[ ]</b> coloured by key entity, "
             f"<b class=miss>[ ]</b> where the response lacks them; response mentions ⟨ ⟩, <span class=extra>⟨ ⟩"
             f"</span> where the key lacks them; operations: {html.escape(operations or 'none')} (each error lists "
-            f'its own)</div></header><main><div class="text">{"".join(text)}</div><div class="side"><h2>Errors</h2>'
-            f'{filters}<ul class="errors">{"".join(items)}</ul></div></main>')
+            f'its own) <button class="mode" data-mode="pairs">side by side</button></div></header><main><div '
+            f'class="text"><div class="nested">{"".join(text)}</div><table class="pairs" hidden><thead><tr><th></th>'
+            f'<th>key</th><th>response</th></tr></thead><tbody>{"".join(pairs)}</tbody></table></div>'
+            f'<div class="side"><h2>Errors</h2>{filters}<ul class="errors">{"".join(items)}</ul></div></main>')
 
 
 def _page(title: str, body: str) -> str:
@@ -232,22 +264,33 @@ def render_index(result: DiffResult, names: list[str]) -> str:
 
 
 def _index_body(result: DiffResult, names: list[str]) -> str:
-    """The index table, linking each document to ``names`` (page files, or anchors on one page)."""
+    """The index table, linking each document to ``names`` (page files, or anchors on one page): its genre, the
+    response's CoNLL F1 on it alone, its errors by type; most errors first, sortable by any column (a click)."""
     order = sorted(zip(result.rows, names), key=lambda pair: (-sum(pair[0].errors.values()), pair[0].label))
-    head = "".join(f"<th>{html.escape(name)}</th>" for name in ERRORS)
+    columns = ["document", "genre", "CoNLL F1", "errors", *ERRORS]
+    head = "".join(f'<th data-col="{i}">{html.escape(name)}</th>' for i, name in enumerate(columns))
+
+    def f1(row: PartitionRow) -> str:
+        return f'<td data-v="{row.conll:.4f}">{row.conll:.2f}</td>' if row.conll is not None else "<td>n/a</td>"
+
     rows = "".join(
-        f'<tr><td><a href="{html.escape(name)}">{html.escape(p.label)}</a></td><td>{sum(p.errors.values())}</td>'
-        + "".join(f"<td>{p.errors[e]}</td>" for e in ERRORS) + "</tr>" for p, name in order)
+        f'<tr><td><a href="{html.escape(name)}">{html.escape(p.label)}</a></td><td>{html.escape(p.genre or "")}'
+        f"</td>{f1(p)}<td>{sum(p.errors.values())}</td>" + "".join(f"<td>{p.errors[e]}</td>" for e in ERRORS)
+        + "</tr>" for p, name in order)
     totals = result.errors
-    total_row = "<tr><th>all</th><th>" + str(sum(totals.values())) + "</th>" + "".join(
+    cost = result.cost.to_json()["alone"]
+    whole = f"{cost[0]['conll']:.2f}" if cost else "n/a"
+    total_row = f"<tr><th>all</th><th></th><th>{whole}</th><th>{sum(totals.values())}</th>" + "".join(
         f"<th>{totals[e]}</th>" for e in ERRORS) + "</tr>"
     only = ""
     if result.only_in_key or result.only_in_response:
         only = (f"<p>Not compared: {len(result.only_in_key)} document(s) only in the key "
                 f"({html.escape(', '.join(result.only_in_key[:20]))}), {len(result.only_in_response)} only in the "
                 f"response ({html.escape(', '.join(result.only_in_response[:20]))}).</p>")
-    return (f"<header><h1>{len(result.rows)} documents compared</h1></header><div style='padding:1em'>"
-            f"<table><tr><th>document</th><th>errors</th>{head}</tr>{total_row}{rows}</table>{only}</div>")
+    return (f"<header><h1>{len(result.rows)} documents compared</h1><div class=legend>CoNLL F1 of the response "
+            f"on each document alone (the whole: summed over documents, as the scorers do); a click on a column's "
+            f"name sorts by it</div></header><div style='padding:1em'><table class=sortable><thead><tr>{head}</tr>"
+            f"{total_row}</thead><tbody>{rows}</tbody></table>{only}</div>")
 
 
 def write_pages(result: DiffResult, output: Path) -> list[Path]:
@@ -262,53 +305,47 @@ def write_pages(result: DiffResult, output: Path) -> list[Path]:
 
 
 class DiffPages:
-    """Pages written as documents are compared. An output named ``.html`` is one self-contained page: a lone
-    document's page, or the index with every document's section below it (the sections wait in a file beside the
-    output). Any other output is a folder with a page per document (named after its label, safely) and
-    ``index.html``, most errors first, the pages waiting beside it until `finish` (`harmonize.io.StagedPages`), so
-    that an error on the way leaves the output as it was."""
+    """Pages written as documents are compared: always a page per document, and for several an index (most errors
+    first). An output named ``.html`` is the page of a lone document, or, for several, the index, with the
+    documents' pages in the folder of its name beside it (``report.html`` and ``report/``): a corpus never becomes
+    one page of tens of megabytes. Any other output is a folder with a page per document (named after its label,
+    safely) and ``index.html``. Pages wait beside the output until `finish` (`harmonize.io.StagedPages`), so that
+    an error on the way leaves the output as it was."""
 
     def __init__(self, output: Path) -> None:
         self.output = output
         self.one_page = output.suffix == ".html" and not output.is_dir()
-        self.anchors: list[str] = []  # one page: the sections' anchors
-        self.alone: str | None = None  # one page: the first document's own page, for a lone document
+        self.folder = output.with_suffix("") if self.one_page else output
+        self.first: PartitionDiff | None = None  # an .html output: the first document, until a second comes
 
     def __enter__(self) -> Self:
         self._stack = ExitStack()
-        if self.one_page:
-            self.output.parent.mkdir(parents=True, exist_ok=True)
-            self._staging = Path(self._stack.enter_context(tempfile.TemporaryDirectory(
-                prefix=f".{self.output.name}.", dir=self.output.parent)))
-            self._sections = self._stack.enter_context((self._staging / "sections").open("w", encoding="utf-8"))
-        else:
-            self._pages = self._stack.enter_context(StagedPages(self.output))
+        self._pages: StagedPages | None = None
+        if not self.one_page:
+            self._pages = self._stack.enter_context(StagedPages(self.folder))
         return self
 
     def __exit__(self, *_exc: object) -> None:
         self._stack.close()
 
     def add(self, partition: PartitionDiff) -> None:
-        if not self.one_page:
-            self._pages.add(partition.label, render_partition(partition))
-            return
-        number = len(self.anchors)
-        if number == 0:
-            self.alone = render_partition(partition)
-        self._sections.write(f'<section id="d{number}">{_partition_body(partition, f"d{number}")}</section>')
-        self.anchors.append(f"#d{number}")
+        if self._pages is None:
+            if self.first is None:
+                self.first = partition
+                return
+            self._pages = self._stack.enter_context(StagedPages(self.folder))
+            self._pages.add(self.first.label, render_partition(self.first))
+        self._pages.add(partition.label, render_partition(partition))
 
     def finish(self, result: DiffResult) -> list[Path]:
-        """Write the index (or the one page) for ``result``, whose rows are the documents added; the files."""
-        if not self.one_page:
-            return self._pages.publish(render_index(result, self._pages.written))
-        self._sections.close()
-        if len(self.anchors) == 1 and self.alone is not None:
-            atomic_write_text(self.output, self.alone)
+        """Write the index (or the lone page) for ``result``, whose rows are the documents added; the files."""
+        if self._pages is None:
+            if self.first is None:
+                raise HarmonizeError("no document was compared: no page to write")
+            atomic_write_text(self.output, render_partition(self.first))
             return [self.output]
-        staging = self._staging
-        before, after = _page_frame("diff")
-        (staging / "head").write_text(before + _index_body(result, self.anchors), encoding="utf-8")
-        (staging / "tail").write_text(after, encoding="utf-8")
-        atomic_write_parts(self.output, [staging / name for name in ("head", "sections", "tail")])
-        return [self.output]
+        written = self._pages.publish(render_index(result, self._pages.written))
+        if not self.one_page:
+            return written
+        atomic_write_text(self.output, render_index(result, [f"{self.folder.name}/{n}" for n in self._pages.written]))
+        return [*written, self.output]

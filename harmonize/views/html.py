@@ -28,6 +28,11 @@ h1{font-size:1.3em} p.s{margin:.3em 0} .sid{color:#999;font-size:.7em;margin-rig
 .single .b{opacity:.55} .b.sg{border-bottom:1px dashed currentColor;opacity:.6}
 .w.in{border-radius:3px;padding:0 1px} .z{color:#888}
 .hl{outline:2px solid currentColor;background:#ffe97a !important}
+.sel{outline:3px solid #c00;background:#ffc9c9 !important}
+details.ents{margin:.5em 0 1em} ul.ents{columns:18em;list-style:none;padding:0;margin:.3em 0;line-height:1.5;
+max-height:13em;overflow:auto}
+ul.ents li{cursor:pointer;font-size:.85em;break-inside:avoid} ul.ents li.on{background:#ffc9c9}
+ul.ents .n{color:#777} .eid{font-weight:bold} input.filter{font:inherit;font-size:.85em;padding:.1em .4em;width:18em}
 table{border-collapse:collapse} td,th{padding:.2em .8em;border-bottom:1px solid #ddd;text-align:right}
 td:first-child,th:first-child,.l{text-align:left}
 """
@@ -36,6 +41,16 @@ SCRIPT = """
 document.addEventListener('mouseover',function(ev){var t=ev.target.closest('[data-e]');
 document.querySelectorAll('.hl').forEach(function(x){x.classList.remove('hl')});
 if(!t)return;document.querySelectorAll('.'+t.dataset.e).forEach(function(x){x.classList.add('hl')});});
+document.addEventListener('click',function(ev){var t=ev.target.closest('li[data-s],.b[data-e]');if(!t)return;
+var e=t.dataset.s||t.dataset.e,was=t.closest('li')?t.classList.contains('on'):false;
+document.querySelectorAll('.sel').forEach(function(x){x.classList.remove('sel')});
+document.querySelectorAll('li.on').forEach(function(x){x.classList.remove('on')});
+if(was)return;document.querySelectorAll('.'+e).forEach(function(x){x.classList.add('sel')});
+document.querySelectorAll('li[data-s="'+e+'"]').forEach(function(x){x.classList.add('on')});
+var first=document.querySelector('.b.'+e);if(first&&t.closest('li'))first.scrollIntoView({block:'center'});});
+document.querySelectorAll('input.filter').forEach(function(box){box.addEventListener('input',function(){
+var q=box.value.toLowerCase();box.parentNode.querySelectorAll('li[data-s]').forEach(function(li){
+li.style.display=li.textContent.toLowerCase().indexOf(q)<0?'none':''})})});
 """
 
 
@@ -118,7 +133,27 @@ def _document_body(document: Document, prefix: str) -> tuple[str, str]:
     title = html.escape(document.id or "document")
     summary = (f"{len(document.sentences)} sentences, {sum(len(s.nodes) for s in document.sentences)} nodes, "
                f"{len(document.entities)} entities, {sum(len(e.mentions) for e in document.entities)} mentions")
-    return f"<h1>{title}</h1><p>{summary}</p>\n" + "\n".join(body), "\n".join(rules)
+    return (f"<h1>{title}</h1><p>{summary}</p>\n{_entity_list(document, entity_class)}\n" + "\n".join(body),
+            "\n".join(rules))
+
+
+def _entity_list(document: Document, entity_class: dict[int, str]) -> str:
+    """The document's entities, most mentions first, with a filter: a click on one (or on a bracket) marks all its
+    mentions until the next click, which tells entities apart where colours repeat."""
+    if not document.entities:
+        return ""
+    items = []
+    for entity in sorted(document.entities, key=lambda e: (-len(e.mentions), e.mentions[0].order if e.mentions
+                                                           else ((0, 0), 0))):
+        if not entity.mentions:
+            continue
+        css = entity_class[id(entity)]
+        kind = f" {html.escape(entity.type)}" if entity.type else ""
+        items.append(f'<li data-s="{css}"><span class="eid {css}">{html.escape(entity.id)}</span>{kind} '
+                     f'<span class=n>({len(entity.mentions)})</span> {html.escape(entity.mentions[0].text[:60])}</li>')
+    return (f'<details class=ents open><summary>Entities ({len(items)}): a click marks every mention of one'
+            f'</summary><input class=filter placeholder="filter: id, type or words" aria-label="filter entities">'
+            f'<ul class=ents>{"".join(items)}</ul></details>')
 
 
 def _word(node: Node, innermost: tuple[int, int] | None, prefix: str = "") -> str:
@@ -184,12 +219,14 @@ class DocumentRow:
     mentions: int
     topic: str | None
     entity_mentions: tuple[tuple[str, int], ...]
+    genre: str | None = None
 
     @classmethod
     def of(cls, document: Document) -> DocumentRow:
         return cls(document.id, len(document.sentences), sum(len(s.nodes) for s in document.sentences),
                    len(document.entities), sum(len(e.mentions) for e in document.entities), document.topic,
-                   tuple((e.id, len(e.mentions)) for e in document.entities) if document.topic is not None else ())
+                   tuple((e.id, len(e.mentions)) for e in document.entities) if document.topic is not None else (),
+                   document.genre)
 
 
 def render_index(corpus: Corpus, names: list[str]) -> str:
@@ -198,15 +235,23 @@ def render_index(corpus: Corpus, names: list[str]) -> str:
     return _page("corpus", _index_body([DocumentRow.of(d) for d in corpus.documents], names))
 
 
-def _index_body(rows: list[DocumentRow], names: list[str]) -> str:
-    """The index's table, linking each document to ``names`` (page files, or anchors on one page)."""
+def _index_body(rows: list[DocumentRow], names: list[str], diffs: list[str | None] | None = None) -> str:
+    """The index's table, linking each document to ``names`` (page files, or anchors on one page), and to its
+    ``diffs`` page where there is one (a `harmonize diff` page)."""
+    diffs = diffs or [None] * len(rows)
+    with_diffs = any(diffs)
+
+    def diff_cell(link: str | None) -> str:
+        return (f'<td><a href="{html.escape(link)}">diff</a></td>' if link else "<td></td>") if with_diffs else ""
+
     cells = "".join(
-        f'<tr><td><a href="{html.escape(name)}">{html.escape(row.id or name)}</a></td><td>{row.sentences}</td>'
-        f"<td>{row.nodes}</td><td>{row.entities}</td><td>{row.mentions}</td></tr>"
-        for row, name in zip(rows, names)
+        f'<tr><td><a href="{html.escape(name)}">{html.escape(row.id or name)}</a></td>'
+        f'<td class=l>{html.escape(row.genre or "")}</td><td>{row.sentences}</td>'
+        f"<td>{row.nodes}</td><td>{row.entities}</td><td>{row.mentions}</td>{diff_cell(link)}</tr>"
+        for row, name, link in zip(rows, names, diffs)
     )
-    table = ("<table><tr><th>document</th><th>sentences</th><th>nodes</th><th>entities</th><th>mentions</th></tr>"
-             f"{cells}</table>")
+    table = ("<table><tr><th>document</th><th class=l>genre</th><th>sentences</th><th>nodes</th><th>entities</th>"
+             f"<th>mentions</th>{'<th>key and response</th>' if with_diffs else ''}</tr>{cells}</table>")
     return f"<h1>{len(rows)} documents</h1>{table}{_entity_index(rows, names)}"
 
 
@@ -231,9 +276,13 @@ def _entity_index(rows: list[DocumentRow], names: list[str]) -> str:
             f"<th>mentions</th><th class=l>where (mentions)</th></tr>{''.join(lines)}</table>")
 
 
+DIFF_FOLDER = "diff"  # where a view's folder finds `harmonize diff` pages of its documents
+
+
 def write_views(documents: Iterable[Document], output: Path) -> list[Path]:
     """An ``.html`` output: one page (several documents one after another, the index at the top). Otherwise a
-    folder: a page per document and index.html. ``documents`` (a `Corpus`, or documents as they are read) are
+    folder: a page per document and index.html, which links each document to its page of ``OUTPUT/diff/`` where
+    `harmonize diff ... -o OUTPUT/diff/` wrote one. ``documents`` (a `Corpus`, or documents as they are read) are
     rendered one at a time and only their index rows kept, so that memory follows a document, not the corpus."""
     documents = iter(documents)
     if output.suffix == ".html" and not output.is_dir():
@@ -245,7 +294,10 @@ def write_views(documents: Iterable[Document], output: Path) -> list[Path]:
         for document in documents:
             pages.add(document.id, render_document(document))
             rows.append(DocumentRow.of(document))
-        return pages.publish(_page("corpus", _index_body(rows, pages.written)))
+        # `harmonize diff -o OUTPUT/diff/` names its pages as these are named: each document links to its own.
+        diffs = [f"{DIFF_FOLDER}/{name}" if (output / DIFF_FOLDER / name).is_file() else None
+                 for name in pages.written]
+        return pages.publish(_page("corpus", _index_body(rows, pages.written, diffs)))
 
 
 def _write_one_page(documents: Iterator[Document], output: Path) -> None:
