@@ -30,7 +30,7 @@ NOTE_REASONS = (
     "corefud move-heads: no head", "corefud standard-header: global.Entity declared", "corefud check:",
     "heads-only: mention without a head", "speaker changes inside a sentence", "UA non-referring markable",
     "layer not read as coreference (kept", "NKJP class not in the UD table", "# meta::guessed_heads that does not",
-    "multiword token written as",
+    "multiword token written as", "documents without dependency trees",
 )
 SECTIONS = ("losses", "choices", "notes")
 _UNHELD = re.compile(r"^(?P<what>.+) not written \((?P<target>.+) has no place for them\)$")

@@ -174,7 +174,7 @@ def test_parse_reaches_stats_and_score(udpipe_model: Path) -> None:
 def test_bad_engines_and_models_are_one_line_errors(tmp_path: Path) -> None:
     (tmp_path / "in.conllu").write_text(UNPARSED, encoding="utf-8")
     for engine, says in (("spacy", "--parse takes none, stanza[:...], udpipe[:...]; not 'spacy'"),
-                         ("udpipe", "--parse udpipe needs a model file"),
+                         ("udpipe", "--parse udpipe needs a model: udpipe:NAME"),
                          (f"udpipe:{tmp_path / 'missing.udpipe'}", "missing.udpipe: no such model file")):
         done = run("convert", tmp_path / "in.conllu", "-o", tmp_path / "out.conllu", "--parse", engine)
         assert done.returncode == 1 and says in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
@@ -283,3 +283,40 @@ def test_reader_option_lang_sets_the_documents_language(tmp_path: Path) -> None:
     (tmp_path / "in.conllu").write_text(UNPARSED, encoding="utf-8")
     assert [d.language for d in harmonize.read(tmp_path / "in.conllu", lang="fr")] == ["fr"]
     assert "-I lang=VALUE" in run("formats").stdout
+
+
+def test_a_udpipe_model_named_by_catalog_id_is_fetched_once_and_parses(udpipe_model: Path, tmp_path: Path) -> None:
+    """``--parse udpipe:NAME`` takes the catalog's ``udpipe-NAME`` from the cache (here a lab's catalog whose entry
+    points at a model on disk, as a LINDAT model's would point at LINDAT); before it is fetched, the error names the
+    command that fetches it; the brat import it parses passes `harmonize check` and udvalidate."""
+    catalog = tmp_path / "catalog.toml"
+    catalog.write_text(f'''[[corpus]]
+id = "udpipe-gum-tiny"
+version = "1"
+kind = "parser model"
+name = "A tiny UDPipe model"
+languages = ["en"]
+access = "public"
+license = {{ spdx = "CC-BY-4.0" }}
+path = "gum-tiny.udpipe"
+data = ["gum-tiny.udpipe"]
+citation = "@misc{{tiny}}"
+[[corpus.source]]
+kind = "file"
+url = "{udpipe_model.as_uri()}"
+to = "gum-tiny.udpipe"
+''', encoding="utf-8")
+    env = {"HARMONIZE_CATALOG": str(catalog), "HARMONIZE_DATA_DIR": str(tmp_path / "cache")}
+    brat = shared("litbank", "brat", "105_persuasion_brat.ann")
+    before = run("convert", brat, "--from", "brat", "-o", tmp_path / "out.conllu", "--parse", "udpipe:gum-tiny",
+                 env=env)
+    assert before.returncode == 1 and "harmonize corpora fetch udpipe-gum-tiny" in before.stderr
+    done = run("--fetch", "convert", brat, "--from", "brat", "-o", tmp_path / "out.conllu", "--parse",
+               "udpipe:gum-tiny", env=env)
+    assert done.returncode == 0, done.stderr
+    assert "documents without dependency trees" not in done.stderr
+    assert run("check", tmp_path / "out.conllu").returncode == 0
+    ok, output = validate(tmp_path / "out.conllu", "en")
+    assert ok, output
+    unparsed = run("convert", brat, "--from", "brat", "-o", tmp_path / "bare.conllu", env=env)
+    assert "documents without dependency trees (HEAD, DEPREL empty): --parse udpipe:MODEL" in unparsed.stderr

@@ -166,6 +166,7 @@ class Entry:
     instructions: str = ""
     notes: tuple[str, ...] = ()
     default: bool = False
+    kind: str = "corpus"  # or "parser model": what `--parse udpipe:NAME` takes (udpipe-NAME)
 
     @property
     def key(self) -> str:
@@ -292,9 +293,19 @@ def _entry(raw: dict, where: str, manifests: Callable[[str], str]) -> Entry:
             sources=tuple(sources), paper_version=str(raw.get("paper_version", "")),
             genres=tuple(raw.get("genres", ())), size=dict(raw.get("size", {})),
             description=raw.get("description", "").strip(), instructions=raw.get("instructions", "").strip(),
-            notes=tuple(raw.get("notes", ())), default=bool(raw.get("default", False)))
+            notes=tuple(raw.get("notes", ())), default=bool(raw.get("default", False)),
+            kind=_kind(raw.get("kind", "corpus"), where))
     except KeyError as missing:
         raise CorpusError(f"{where}: the entry has no {missing.args[0]!r}") from None
+
+
+KINDS = ("corpus", "parser model")
+
+
+def _kind(kind: str, where: str) -> str:
+    if kind not in KINDS:
+        raise CorpusError(f"{where}: kind {kind!r} is not one of {', '.join(KINDS)}")
+    return kind
 
 
 def _parse_catalog(text: str, where: str, manifests: Callable[[str], str]) -> list[Entry]:

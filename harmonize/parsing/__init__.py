@@ -52,8 +52,31 @@ class Parser(Protocol):
 
 def _udpipe(argument: str | None) -> Parser:
     if not argument:
-        raise HarmonizeError("--parse udpipe needs a model file: udpipe:PATH/TO/MODEL.udpipe")
-    return import_module("harmonize.parsing.udpipe").UDPipeParser(argument)
+        raise HarmonizeError("--parse udpipe needs a model: udpipe:NAME (udpipe-NAME of the corpus catalog, "
+                             "`harmonize corpora list`) or udpipe:PATH/TO/MODEL.udpipe")
+    return import_module("harmonize.parsing.udpipe").UDPipeParser(model_file(argument))
+
+
+def model_file(name: str) -> str:
+    """A UDPipe model named by path (a file that exists wins) or by its catalog name (``english-gum`` for the
+    catalog's ``udpipe-english-gum``, ``@VERSION`` allowed): its file in the corpus cache, fetched first where
+    ``--fetch`` (or ``HARMONIZE_FETCH``) says so, else an error naming the command that fetches it."""
+    from pathlib import Path
+
+    if Path(name).is_file() or name.endswith(".udpipe"):
+        return name
+    from harmonize import corpora
+
+    spec = name if name.startswith("udpipe-") else f"udpipe-{name}"
+    config = corpora.settings()
+    entry = config.the_catalog().find(spec)
+    if entry is None or entry.kind != "parser model":
+        known = sorted(e.id.removeprefix("udpipe-") for e in config.the_catalog().entries if e.kind == "parser model")
+        raise HarmonizeError(f"udpipe:{name}: no such model file, and no model of that name in the catalog "
+                             f"({', '.join(known)})")
+    resolved = corpora.resolve(spec, config, fetch_missing=corpora.fetch_wanted())
+    assert resolved is not None  # a catalog id that is no existing path
+    return str(resolved.path)
 
 
 def _stanza(argument: str | None) -> Parser:
@@ -64,7 +87,8 @@ def _stanza(argument: str | None) -> Parser:
 ENGINES: dict[str, tuple[Callable[[str | None], Parser], str]] = {
     "stanza": (_stanza, ("stanza[:LANG]: the stanza pipeline (tokenize pretokenized, mwt, pos, lemma, depparse) "
                          "with models already in STANZA_RESOURCES_DIR; GPU when torch sees one")),
-    "udpipe": (_udpipe, "udpipe:MODEL: UDPipe 1 (ufal.udpipe) with a model file, e.g. a LINDAT UD 2.5 model"),
+    "udpipe": (_udpipe, "udpipe:MODEL: UDPipe 1 (ufal.udpipe) with a model file, or a LINDAT UD 2.5 model by "
+                        "name (udpipe:english-gum; `harmonize corpora fetch udpipe-english-gum` gets it)"),
 }
 NO_PARSING = "none"
 PARSE_HELP = ("Give documents without trees UD trees and mentions heads: none (the default), "

@@ -31,6 +31,9 @@ HEAD_SOURCE_TREE = "mention head: highest node in the source's tree (as corefud.
 HEAD_PARSED_TREE = "mention head: highest node in the parser's tree (as corefud.MoveHead)"
 HEAD_UNKNOWN = "mention head unknown: none annotated and no tree"
 NO_HEAD_WITHOUT_PARSING = "mention without a head: none annotated and no tree (--parse ENGINE gives one)"
+NO_TREES = ("documents without dependency trees (HEAD, DEPREL empty): --parse udpipe:MODEL gives them (e.g. "
+            "udpipe:english-gum, after `harmonize corpora fetch udpipe-english-gum`; `harmonize corpora list` has "
+            "the models)")
 
 
 def parse_corpus(corpus: Corpus, engine: str | Parser | None, report: Report, overwrite: bool = False) -> None:
@@ -160,6 +163,9 @@ def _count_headless(corpus: Corpus, report: Report) -> None:
                     and not (trees[id(m.sentence)] if id(m.sentence) in trees
                              else trees.setdefault(id(m.sentence), _has_tree(m)))]
         _tally(document, {NO_HEAD_WITHOUT_PARSING: headless} if headless else {}, report)
+        words = (n for s in document.sentences for n in s.nodes if not n.is_empty)
+        if document.sentences and all(n.head in ("_", "") for n in words):
+            report.add(NO_TREES, str(document.id))
 
 
 def _tally(document: Document, cases: dict[str, list[Mention]], report: Report) -> None:
