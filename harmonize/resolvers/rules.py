@@ -5,8 +5,9 @@ its phrase (not ``compound``/``flat``/``fixed``/``goeswith`` inside a name or nu
 relative or interrogative pronoun), empty nodes included, each as a one-word mention (partial matching credits a
 mention that holds the key's head; the CRAC 2022 rule system also reduced mentions to heads). Then:
 
-- a pronoun joins the nearest preceding nominal mention (head not a pronoun) whose Number and Gender do not
-  contradict its own (a feature missing on either side agrees), as the CRAC 2022 system linked a pronoun to the
+- a pronoun (UPOS PRON) joins the nearest preceding nominal mention (head not a pronoun) whose Number, Gender and
+  Person (UD FEATS; no lexicon, so any language with UPOS and FEATS) do not contradict its own (a feature missing
+  on either side agrees; pronouns with none are counted), as the CRAC 2022 system linked a pronoun to the
   nearest previous noun of the same gender (first- and second-person pronouns included: a stronger floor would
   chain them to each other, which is a different baseline);
 - mentions headed by proper nouns with the same lemma (the form where there is no lemma) join.
@@ -25,6 +26,9 @@ from harmonize.schemas.model import Corpus, Document, Node, tree_head
 NOMINAL = ("NOUN", "PROPN")
 NOT_A_PHRASE_HEAD = ("compound", "flat", "fixed", "goeswith")
 NOT_REFERRING = ("Rel", "Int")  # PronType of pronouns that do not corefer by this rule
+# UD features a pronoun and its antecedent must not contradict: the rules read them from FEATS and use no lexicon,
+# so they work in any language whose corpus (or --parse) gives UPOS and FEATS.
+AGREEMENT = ("Number", "Gender", "Person")
 
 
 def tree_mentions(document: Document) -> list[tuple[list[Node], Node]]:
@@ -61,8 +65,10 @@ def resolve_document(document: Document, mentions: list[tuple[list[Node], Node]]
     for index, head in enumerate(heads):
         if head.upos != "PRON":
             continue
+        if not any(name in feats[index] for name in AGREEMENT):
+            counts["pronouns without Number, Gender or Person (linked without agreement)"] += 1
         for earlier in range(index - 1, -1, -1):
-            if heads[earlier].upos != "PRON" and _agrees(feats[index], feats[earlier], ("Number", "Gender")):
+            if heads[earlier].upos != "PRON" and _agrees(feats[index], feats[earlier], AGREEMENT):
                 join(index, earlier)
                 counts["pronouns linked to a noun phrase"] += 1
                 break
