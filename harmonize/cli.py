@@ -1137,8 +1137,9 @@ def pcr_solve(
                                    placement=placement)
         answers = train_and_solve(read_questions(train, lenient, report), questions, settings, report, log=_say)
     elif solver in RESOLVERS:
-        answers = solve_with_resolver(questions, CoreferenceSolver(solver, str(model) if model else None, parse,
-                                                                   given_mentions, device), report)
+        with _progress("solving"):
+            answers = solve_with_resolver(questions, CoreferenceSolver(solver, str(model) if model else None, parse,
+                                                                       given_mentions, device), report)
     else:
         answers = solve(questions, solver)
     for question, answer in zip(questions, answers, strict=True):
@@ -1177,8 +1178,9 @@ def pcr_evaluate(
     report = Report()
     gold_questions = read_questions(gold, lenient, report)
     answers = pcr.paired_answers(gold_questions, read_questions(predicted, lenient, report), str(predicted))
-    result = pcr.evaluate(gold_questions, answers, read_questions(train, lenient, report) if train else None,
-                          buckets, parse_cutoffs(bm25_cutoffs) if bm25_cutoffs else None)
+    with _progress("evaluating", as_json):
+        result = pcr.evaluate(gold_questions, answers, read_questions(train, lenient, report) if train else None,
+                              buckets, parse_cutoffs(bm25_cutoffs) if bm25_cutoffs else None)
     _say_report(report)
     if as_json:
         typer.echo(json.dumps(pcr.as_json(result), indent=2))
@@ -1356,8 +1358,9 @@ def resolve_with_rules(
     from harmonize.resolvers import resolve_files
 
     report = Report()
-    counts = resolve_files(inputs, output, "rules", source=source, target=target, gold_mentions=gold_mentions,
-                           lenient=lenient, read_options=_key_values(input_option), report=report)
+    with _progress("resolving"):
+        counts = resolve_files(inputs, output, "rules", source=source, target=target, gold_mentions=gold_mentions,
+                               lenient=lenient, read_options=_key_values(input_option), report=report)
     _say_report(report)
     _say(f"resolved {counts['documents']} document(s), {counts['mentions']} mentions; wrote {counts['files']} "
          f"file(s) to {output}")
@@ -1388,9 +1391,10 @@ def resolve_with_lemmas(
 
     report = Report()
     with _scope_needed():
-        counts = resolve_files(inputs, output, "lemma", source=source, target=target, gold_mentions=gold_mentions,
-                               lenient=lenient, read_options=_key_values(input_option), report=report,
-                               scope=_scope(scope, "--scope"), parse=parse, options=_key_values(option))
+        with _progress("resolving"):
+            counts = resolve_files(inputs, output, "lemma", source=source, target=target, gold_mentions=gold_mentions,
+                                   lenient=lenient, read_options=_key_values(input_option), report=report,
+                                   scope=_scope(scope, "--scope"), parse=parse, options=_key_values(option))
     _say_report(report)
     _say(f"resolved {counts['documents']} document(s), {counts['mentions']} mentions ({counts['event mentions']} "
          f"events, {counts['entity mentions']} entities); wrote {counts['files']} file(s) to {output}")
@@ -1506,9 +1510,10 @@ def resolve_predict(
     report = Report()
     started = time.monotonic()
     with _scope_needed():
-        counts = resolve_files(inputs, output, "model", model=model, source=source, target=target, device=device,
-                               lenient=lenient, read_options=_key_values(input_option), report=report,
-                               gold_mentions=gold_mentions, parse=parse, options=_key_values(option))
+        with _progress("resolving"):
+            counts = resolve_files(inputs, output, "model", model=model, source=source, target=target, device=device,
+                                   lenient=lenient, read_options=_key_values(input_option), report=report,
+                                   gold_mentions=gold_mentions, parse=parse, options=_key_values(option))
     seconds = time.monotonic() - started
     _say_report(report)
     _say(f"resolved {counts['documents']} document(s), {counts['words']} words in {seconds:.1f} s "
