@@ -48,3 +48,19 @@ def test_a_converted_corpus_groups_by_genre(tmp_path: Path) -> None:
     harmonize.write(corpus, tmp_path / "out.conllu", "corefud", report=Report())
     table = stats_tables(harmonize.read(tmp_path / "out.conllu"), by="genre", tables=["corpus"])["corpus"]
     assert list(table.index) == ["news"]
+
+
+def test_a_genre_the_doc_key_implies_is_accounted_for(tmp_path: Path) -> None:
+    """jsonlines readers take the genre from the doc_key's prefix (OntoNotes' "bc/..."): a document without one
+    whose id has a "/" (ParCorFull's in CorefUD) reads back with one, and the report says so."""
+    document = _document()
+    document.id, document.genre = "input_data/news/10_words.xml", None
+    converted = harmonize.convert([_written(document, tmp_path)], "corefud", "jsonlines", tmp_path / "out.jsonlines",
+                                  warn_losses=False, verify=True)
+    assert any(reason.startswith("document fields") for reason in converted.report.counts)
+    assert harmonize.read(tmp_path / "out.jsonlines", "jsonlines").documents[0].genre == "input_data"
+
+
+def _written(document: Document, folder: Path) -> Path:
+    harmonize.write(Corpus([document]), folder / "in.conllu", "corefud", report=Report())
+    return folder / "in.conllu"

@@ -204,7 +204,10 @@ def document_record(
         value = getattr(document, name)
         if value is not None and (name in record or not (name == "genre" and value == genre_from_id(doc_key))):
             record[name] = value
-    report_unheld(document, _HOLDS, report, "jsonlines", {m: spans[m] for m in written}, doc_key, cluster_ids)
+    # Each field reads back as written; a genre the document lacks reads back from the doc_key's prefix.
+    back = {name: getattr(document, name) for name in DOCUMENT_KEYS}
+    back["genre"] = document.genre if document.genre is not None else genre_from_id(doc_key)
+    report_unheld(document, _HOLDS, report, "jsonlines", {m: spans[m] for m in written}, doc_key, cluster_ids, back)
     return record
 
 
