@@ -1,6 +1,7 @@
 """A document's metadata (language, genre, topic, subtopic) goes wherever the target can hold it and reads back:
 CorefUD and CoNLL-UA as ``# meta::KEY = VALUE`` comments (GUM's way), jsonlines as keys of the record, Parquet in
-its documents table; the report names it only where the target truly has no place (brat, WebAnno TSV...)."""
+its documents table, TEI in its header; the report names it only where the target truly has no place (brat, WebAnno
+TSV, MMAX2)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def _document() -> Document:
 
 
 @pytest.mark.parametrize(("target", "name"), [("corefud", "out.conllu"), ("ua", "out.conllua"),
-                                              ("jsonlines", "out.jsonlines"), ("parquet", "out")])
+                                              ("jsonlines", "out.jsonlines"), ("parquet", "out"), ("tei", "out")])
 def test_document_fields_read_back_where_the_target_holds_them(target: str, name: str, tmp_path: Path) -> None:
     report = harmonize.write(Corpus([_document()]), tmp_path / name, target, report=Report())
     assert not any("document field" in reason for reason in report.counts), report.counts

@@ -174,7 +174,7 @@ def test_tei_model_tei_model(tmp_path: Path, zeros: str, compress: str) -> None:
         harmonize.write(first, tmp_path / "out", "tei", report=Report(), gzip=compress)
         folder = tmp_path / "out" / source.name
         assert {p.name for p in folder.iterdir()} == {f"{layer}.xml{'.gz' if compress == 'yes' else ''}"
-                                                    for layer in tei.LAYERS}
+                                                    for layer in (*tei.LAYERS, tei.HEADER)}
         again = tei.read_tei(folder, zeros=zeros)
         assert corpus_signature(again) == corpus_signature(first)
 

@@ -39,7 +39,9 @@ Model mapping:
 The writer writes the same five layers with NKJP-style ids (``segm_1.4-seg``, ``morph_1.4-seg``, ``mention_7``,
 ``coreference_2``), keeping paragraph and sentence ids where they are valid XML ids. What TEI cannot hold is
 counted in the report: dependency trees, UD columns that the tag does not give back, empty nodes that are no zero
-subject, relations other than near-identity, document metadata.
+subject, relations other than near-identity. The document's language, genre, topic and subtopic go into
+``header.xml`` (the NKJP's header file: ``langUsage`` and ``keywords`` of scheme ``#harmonize-document-fields``),
+which the reader reads where it exists (the language is Polish without one).
 """
 
 from __future__ import annotations
@@ -80,6 +82,9 @@ from harmonize.schemas.model import (
 )
 
 LAYERS = ("text", "ann_segmentation", "ann_morphosyntax", "ann_mentions", "ann_coreference")
+HEADER = "header"  # optional: the document's language, genre, topic and subtopic
+FIELDS_SCHEME = "#harmonize-document-fields"  # the keywords scheme of our header's genre, topic and subtopic
+DOCUMENT_FIELD_NAMES = ("genre", "topic", "subtopic")
 ZERO_POLICIES = TEI_ZERO_POLICIES
 NEAR_IDENTITY = "near-identity"
 TEI_NS = "http://www.tei-c.org/ns/1.0"
@@ -319,7 +324,7 @@ class _DocumentReader:
         Problems(self._where(layer), self.lenient, self.report)(line, reason, detail)
 
     def _where(self, layer: str) -> str:
-        return str(self.paths[layer] or self.folder / f"{layer}.xml")
+        return str(self.paths.get(layer) or self.folder / f"{layer}.xml")
 
     def note(self, reason: str, layer: str, line: int | None, detail: str) -> None:
         """Count something kept in another form or left out by design (not an error)."""
@@ -342,6 +347,7 @@ class _DocumentReader:
 
     def read(self) -> Document | None:
         roots = {name: self._root(name) for name in LAYERS}
+        self._header()
         if roots["text"] is None or roots["ann_segmentation"] is None:
             self.report.add("document skipped (no readable text or segmentation layer)", str(self.folder))
             return None
@@ -354,6 +360,25 @@ class _DocumentReader:
         clusters = self._clusters(roots["ann_coreference"], {r.id for r in records})
         self._build_coreference(records, clusters)
         return self.document
+
+    def _header(self) -> None:
+        """The document's language, genre, topic and subtopic from ``header.xml`` where there is one (our writer's:
+        ``langUsage``, and ``keywords`` terms typed by field)."""
+        path = layer_path(self.folder, HEADER)
+        if path is None:
+            return
+        try:
+            root = parse_layer(path)
+        except FormatError as error:
+            self.problem(HEADER, error.line, "malformed header", error.reason)
+            return
+        self.report.opened(path)
+        language = root.find(f".//{{{TEI_NS}}}langUsage/{{{TEI_NS}}}language")
+        if language is not None and language.get("ident"):
+            self.document.language = language.get("ident")
+        for term in root.iterfind(f".//{{{TEI_NS}}}keywords[@scheme='{FIELDS_SCHEME}']/{{{TEI_NS}}}term"):
+            if term.get("type") in DOCUMENT_FIELD_NAMES and term.text:
+                setattr(self.document, term.get("type"), term.text.strip())
 
     # -- segmentation --------------------------------------------------------------------------------------------
     def _segmentation(self, root: etree._Element, texts: dict[str, etree._Element]) -> list[list[_Segment]]:
@@ -846,7 +871,20 @@ def format_tei_document(document: Document, report: Report) -> dict[str, str]:
     coreference = _coreference_layer(document, ids, report)
     _report_unwritten(document, ids, report)
     return {"text": text, "ann_segmentation": segmentation, "ann_morphosyntax": morphosyntax,
-            "ann_mentions": mentions, "ann_coreference": coreference}
+            "ann_mentions": mentions, "ann_coreference": coreference, HEADER: _header_layer(document)}
+
+
+def _header_layer(document: Document) -> str:
+    """A TEI header with the document's language (``langUsage``) and its genre, topic and subtopic (``keywords``
+    terms typed by field), which the reader reads back."""
+    terms = "".join(f'<term type="{name}">{escape(getattr(document, name))}</term>'
+                    for name in DOCUMENT_FIELD_NAMES if getattr(document, name) is not None)
+    keywords = f'<textClass><keywords scheme="{FIELDS_SCHEME}">{terms}</keywords></textClass>' if terms else ""
+    language = f'<langUsage><language ident={quoteattr(document.language)}/></langUsage>' if document.language else ""
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<teiHeader xmlns="{TEI_NS}"><fileDesc><titleStmt><title>{escape(document.id or "document")}</title>'
+            "</titleStmt><publicationStmt><p>Written by harmonize.</p></publicationStmt><sourceDesc><p/></sourceDesc>"
+            f"</fileDesc><profileDesc>{language}{keywords}</profileDesc></teiHeader>\n")
 
 
 def _paragraphs(document: Document) -> list[tuple[str | None, list[Sentence]]]:
@@ -1085,7 +1123,8 @@ def _report_unwritten(document: Document, ids: _Ids, report: Report) -> None:
                   mention_types=True, links=True, mention_fields=True,
                   entity_fields=True, bridges=True)
     report_unheld(document, holds, report, "TEI", list(ids.mention), entity_ids=numbers, count_id=False,
-                  document_fields={"language": "pl", "genre": None, "topic": None, "subtopic": None})
+                  document_fields={"language": document.language or "pl", "genre": document.genre,
+                                   "topic": document.topic, "subtopic": document.subtopic})
     where = str(document.id)
     counts: dict[str, int] = {}
     zeros = {id(m.words[0]): found[0][0] for m in ids.mention if all(w.is_empty for w in m.words)
