@@ -372,6 +372,9 @@ def _grouped_with_intervals(result: CorpusScore, by: str | None, ci: float | Non
     if by is not None:
         score_groups(result, by)
         result.setup["by"] = by
+        if set(result.groups) == {"(none)"}:
+            result.notes.append(f"--by {by}: no document has it (no such genre, topic or # meta::{by}): all are "
+                                "in (none)")
     if ci is not None:
         add_intervals(result, ci, samples, seed)
     return result
