@@ -104,7 +104,7 @@ def test_a_folder_of_another_format_names_the_from_that_fits() -> None:
 
 COMMANDS = ["formats", "rules", "convert", "score", "compare", "diff", "build", "view", "stats", "pcr generate",
             "pcr convert", "pcr sets", "pcr solve", "pcr evaluate", "resolve rules", "resolve lemma", "resolve train",
-            "resolve predict", "validate"]
+            "resolve predict", "validate", "check"]
 
 
 def test_every_command_help_has_examples_and_fits_80_columns() -> None:
