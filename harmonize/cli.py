@@ -64,6 +64,11 @@ def _quiet() -> bool:
     return _VERBOSITY.get() == "quiet"
 
 
+def _bars() -> bool:
+    """Whether a command's own progress bars (training epochs) are drawn: on a terminal, and not with -q."""
+    return sys.stderr.isatty() and not _quiet()
+
+
 @contextmanager
 def _progress(label: str, as_json: bool = False) -> Iterator[Callable[[int, int], None]]:
     """Progress on stderr while the block runs, where stderr is a terminal and neither -q nor --json: a bar once
@@ -1135,7 +1140,8 @@ def pcr_solve(
 
         settings = EncoderSettings(encoder=encoder, epochs=epochs, rate=rate, batch=batch, seed=seed, device=device,
                                    placement=placement)
-        answers = train_and_solve(read_questions(train, lenient, report), questions, settings, report, log=_say)
+        answers = train_and_solve(read_questions(train, lenient, report), questions, settings, report,
+                                  progress=_bars(), log=_say)
     elif solver in RESOLVERS:
         with _progress("solving"):
             answers = solve_with_resolver(questions, CoreferenceSolver(solver, str(model) if model else None, parse,
@@ -1454,7 +1460,7 @@ def resolve_train(
         return
     history = train(train_corpus, dev_corpus, output, ResolverConfig(encoder=encoder),
                     Training(epochs=epochs or 10, seed=seed, device=device, max_minutes=max_minutes), resume=resume,
-                    report=report, log=_say)
+                    report=report, progress=_bars(), log=_say)
     _say_report(report)
     best = max(history, key=lambda e: e.conll) if dev_corpus is not None else history[-1]
     _say(f"wrote {output} (epoch {best.epoch}" + (f", dev CoNLL {best.conll:.2f})" if best.dev else ")"))
@@ -1622,7 +1628,7 @@ def validate(
     result = run([train], [dev], source, rules=rules, read_options=_key_values(input_option), lenient=lenient,
                  config=ResolverConfig(encoder=encoder),
                  training=Training(epochs=epochs or 10, device=device, max_minutes=max_minutes), model_dir=model_dir,
-                 report=report, log=_say, test_inputs=[test] if test is not None else None)
+                 report=report, progress=_bars(), log=_say, test_inputs=[test] if test is not None else None)
     _say_report(report)
     typer.echo(result.protocol)
     typer.echo(f"{result.train_documents} training and {result.dev_documents} dev documents; F1, partial "
