@@ -81,7 +81,9 @@ def subword_windows(tokenizer, nodes: list[Node], window: int, context: int):
             current = node.sentence
             sentences.append([])
         sentences[-1].append(node_text(node))
-    encoded = tokenizer(sentences, is_split_into_words=True, add_special_tokens=False)
+    # verbose=False: a sentence longer than the encoder's limit (627 subwords of Russian under MiniLM) is no error
+    # here, where the windows below cut the document's subwords to the limit; the tokenizer's warning said it was.
+    encoded = tokenizer(sentences, is_split_into_words=True, add_special_tokens=False, verbose=False)
     for index in range(len(sentences)):
         ids = encoded["input_ids"][index]
         per_word: list[list[int]] = [[] for _ in sentences[index]]
