@@ -28,7 +28,7 @@ h1{font-size:1.3em} p.s{margin:.3em 0} .sid{color:#999;font-size:.7em;margin-rig
 .single .b{opacity:.55} .b.sg{border-bottom:1px dashed currentColor;opacity:.6}
 .w.in{border-radius:3px;padding:0 1px} .z{color:#888}
 .hl{outline:2px solid currentColor;background:#ffe97a !important}
-.sel{outline:3px solid #c00;background:#ffc9c9 !important}
+.sel{outline:3px solid #c00;background:#ffc9c9 !important} .w.sel{outline:none}
 details.ents{margin:.5em 0 1em} ul.ents{columns:18em;list-style:none;padding:0;margin:.3em 0;line-height:1.5;
 max-height:13em;overflow:auto}
 ul.ents li{cursor:pointer;font-size:.85em;break-inside:avoid} ul.ents li.on{background:#ffc9c9}
@@ -45,7 +45,8 @@ document.addEventListener('click',function(ev){var t=ev.target.closest('li[data-
 var e=t.dataset.s||t.dataset.e,was=t.closest('li')?t.classList.contains('on'):false;
 document.querySelectorAll('.sel').forEach(function(x){x.classList.remove('sel')});
 document.querySelectorAll('li.on').forEach(function(x){x.classList.remove('on')});
-if(was)return;document.querySelectorAll('.'+e).forEach(function(x){x.classList.add('sel')});
+if(was)return;document.querySelectorAll('.'+e+',.w.'+e.replace(/e(\\d+)$/,'t$1')).forEach(function(x){
+x.classList.add('sel')});
 document.querySelectorAll('li[data-s="'+e+'"]').forEach(function(x){x.classList.add('on')});
 var first=document.querySelector('.b.'+e);if(first&&t.closest('li'))first.scrollIntoView({block:'center'});});
 document.querySelectorAll('input.filter').forEach(function(box){box.addEventListener('input',function(){
