@@ -47,6 +47,7 @@ from harmonize.resolvers.neural import (
     train,
 )
 from harmonize.resolvers.rules import resolve_rules
+from harmonize.schemas.model import Corpus
 from tests.conftest import make_tiny_encoder
 from tests.test_validator import validate
 
@@ -386,6 +387,21 @@ def test_training_stops_where_the_fitted_schedule_ends(encoder: str, tmp_path: P
     assert [e.epoch for e in history] == [1, 2, 3] and all(e.dev for e in history)
     assert lines[1] == "the time budget leaves 3.00 epochs: the learning rate now reaches zero there"
     assert lines[-1].endswith("(time budget reached)")
+
+
+def test_a_budget_says_early_how_many_epochs_it_holds(encoder: str, tmp_path: Path) -> None:
+    """The first line of a budgeted training says how many epochs fit, from the pace of its first documents (a
+    short budget may not see the first epoch end)."""
+    from harmonize.resolvers.neural import PACE_DOCUMENTS
+
+    config = ResolverConfig(**{**SMALL.to_json(), "encoder": encoder})
+    copies = Corpus([document for _ in range(PACE_DOCUMENTS) for document in parse_corefud(TRAIN_DOC).documents])
+    lines: list[str] = []
+    train(copies, None, tmp_path / "m", config, Training(epochs=1, seed=3, device="cpu", max_minutes=60),
+          progress=False, log=lines.append)
+    assert re.fullmatch(r"at this pace an epoch takes about \d+ s: the budget of 60 minutes holds about [\d.]+ "
+                        r"epochs", lines[0]), lines
+    assert lines[1].startswith("epoch 1: loss")
 
 
 def test_training_sets_the_encoders_attention_dropout(encoder: str, tmp_path: Path,

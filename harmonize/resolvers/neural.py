@@ -162,6 +162,12 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
             _return_freed_memory()
             totals.update(parts)
             done += 1
+            if budget is not None and epoch == first_epoch and done == max(1, len(order) // 20) \
+                    and len(order) >= PACE_DOCUMENTS:
+                # Said at once, not after the first epoch (which may not end within a short budget).
+                pace = (time.monotonic() - epoch_started) / done * len(order)
+                log(f"at this pace an epoch takes about {pace:.0f} s: the budget of {budget / 60:g} minutes holds "
+                    f"about {max(0.0, budget - (time.monotonic() - started)) / pace + done / len(order):.1f} epochs")
             if bar is not None:
                 bar.set_postfix({name: f"{value / done:.3f}" for name, value in totals.items()})
                 bar.update(1)
@@ -249,6 +255,7 @@ def _progress(enabled: bool, total: int, description: str):
 
 
 METRICS = ("muc", "bcub", "ceafe", "lea", "mentions")
+PACE_DOCUMENTS = 20  # an epoch of this many documents or more says early how many epochs the budget holds
 
 
 def dev_scores(gold: Corpus, response: Corpus) -> dict[str, float]:
