@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 
 from harmonize.errors import Report
-from harmonize.resolvers.documents import add_clusters, without_coreference
+from harmonize.resolvers.documents import MentionSets, add_clusters, without_coreference
 from harmonize.schemas.model import Corpus, Document, Node, tree_head
 
 NOMINAL = ("NOUN", "PROPN")
@@ -50,17 +50,7 @@ def _agrees(pronoun: dict[str, str], candidate: dict[str, str], features: tuple[
 def resolve_document(document: Document, mentions: list[tuple[list[Node], Node]], counts: Counter) -> None:
     """Cluster ``mentions`` ((words, head) pairs) by the rules above and add them to ``document`` as entities."""
     heads = [head for _, head in mentions]
-    parent = list(range(len(mentions)))
-
-    def root(index: int) -> int:
-        while parent[index] != index:
-            parent[index] = parent[parent[index]]
-            index = parent[index]
-        return index
-
-    def join(anaphor: int, antecedent: int) -> None:
-        parent[root(anaphor)] = root(antecedent)
-
+    sets = MentionSets(len(mentions))
     feats = [head.feats_dict() for head in heads]
     for index, head in enumerate(heads):
         if head.upos != "PRON":
@@ -69,7 +59,7 @@ def resolve_document(document: Document, mentions: list[tuple[list[Node], Node]]
             counts["pronouns without Number, Gender or Person (linked without agreement)"] += 1
         for earlier in range(index - 1, -1, -1):
             if heads[earlier].upos != "PRON" and _agrees(feats[index], feats[earlier], AGREEMENT):
-                join(index, earlier)
+                sets.join(index, earlier)
                 counts["pronouns linked to a noun phrase"] += 1
                 break
         else:
@@ -79,14 +69,11 @@ def resolve_document(document: Document, mentions: list[tuple[list[Node], Node]]
         if head.upos == "PROPN":
             name = head.lemma if head.lemma not in ("", "_") else head.form
             if name in first_of_name:
-                join(index, first_of_name[name])
+                sets.join(index, first_of_name[name])
                 counts["names joined by lemma"] += 1
             else:
                 first_of_name[name] = index
-    clusters: dict[int, list[list[Node]]] = {}
-    for index, (words, _) in enumerate(mentions):
-        clusters.setdefault(root(index), []).append(words)
-    add_clusters(document, list(clusters.values()))
+    add_clusters(document, sets.clusters([words for words, _ in mentions]))
     counts["mentions"] += len(mentions)
 
 

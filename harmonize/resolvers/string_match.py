@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 
 from harmonize.errors import Report
-from harmonize.resolvers.documents import add_clusters, without_coreference
+from harmonize.resolvers.documents import MentionSets, add_clusters, without_coreference
 from harmonize.schemas.model import Corpus, Document, Node, tree_head
 
 NO_HEAD = "string match: mention without a head (none annotated, no tree): matched by its whole string only"
@@ -33,14 +33,7 @@ def _lemma(node: Node) -> str:
 
 def resolve_document(document: Document, mentions: list[tuple[list[Node], Node | None]], counts: Counter) -> None:
     """Cluster ``mentions`` ((words, head or None) pairs) by exact string and head lemma; add them as entities."""
-    parent = list(range(len(mentions)))
-
-    def root(index: int) -> int:
-        while parent[index] != index:
-            parent[index] = parent[parent[index]]
-            index = parent[index]
-        return index
-
+    sets = MentionSets(len(mentions))
     first: dict[tuple[str, str], int] = {}
     for index, (words, head) in enumerate(mentions):
         keys = [("text", _text(words))] if _text(words) else []
@@ -48,15 +41,11 @@ def resolve_document(document: Document, mentions: list[tuple[list[Node], Node |
             keys.append(("head", _lemma(head)))
         for key in keys:
             if key in first:
-                if root(index) != root(first[key]):
-                    parent[root(index)] = root(first[key])
+                if sets.join(index, first[key]):
                     counts[f"joined by {'the same string' if key[0] == 'text' else 'the same head lemma'}"] += 1
             else:
                 first[key] = index
-    clusters: dict[int, list[list[Node]]] = {}
-    for index, (words, _) in enumerate(mentions):
-        clusters.setdefault(root(index), []).append(words)
-    add_clusters(document, list(clusters.values()))
+    add_clusters(document, sets.clusters([words for words, _ in mentions]))
     counts["mentions"] += len(mentions)
 
 
