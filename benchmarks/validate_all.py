@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from common import DEFAULT_DATA, arguments
+from common import arguments
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = ROOT / "benchmarks" / "results" / "validate_all.md"

@@ -534,11 +534,8 @@ def build(
 ) -> None:
     """Build a harmonized multi-corpus release from one recipe: the same bytes every time, only what changed. A
     shipped recipe (corefud-1.3/en_gum) rebuilds a CorefUD dataset from its public sources."""
-    from collections.abc import Callable
 
-    from harmonize.releases import corefud_rebuild
-
-    from harmonize.releases import ontogum_rebuild
+    from harmonize.releases import corefud_rebuild, ontogum_rebuild
 
     if list_recipes:
         for name in [*corefud_rebuild.recipes(), ontogum_rebuild.RECIPE]:
@@ -1437,7 +1434,6 @@ def resolve_train(
     from harmonize.conversion import read_corpus
     from harmonize.resolvers.model import ResolverConfig
     from harmonize.resolvers.neural import Training, train
-
     from harmonize.resolvers.validate import check_settings
 
     check_settings(rules, ResolverConfig(encoder=encoder), Training(device=device))  # before any input is read

@@ -550,8 +550,14 @@ class _Bar:
 
     def __init__(self, what: str, files: bool = False) -> None:
         from rich.console import Console
-        from rich.progress import (BarColumn, DownloadColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TransferSpeedColumn)
+        from rich.progress import (
+            BarColumn,
+            DownloadColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TransferSpeedColumn,
+        )
 
         counts = (MofNCompleteColumn(), TextColumn("files")) if files else (DownloadColumn(), TransferSpeedColumn())
         self.progress = Progress(TextColumn(what), BarColumn(), *counts, console=Console(stderr=True),

@@ -36,7 +36,7 @@ def load_encoder(name: str):
     """(encoder model, fast tokenizer) for ``name`` (see `encoder_path`); a clear error when it cannot be
     had: no folder, not cached while offline, or a tokenizer without word alignment."""
     try:
-        from transformers import AutoModel, AutoTokenizer
+        from transformers import AutoModel
     except ImportError as error:
         raise HarmonizeError("the resolvers need transformers: pip install 'harmonize[resolver]'") from error
     import torch

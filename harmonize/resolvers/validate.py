@@ -13,12 +13,12 @@ from pathlib import Path
 
 from harmonize.conversion import read_corpus
 from harmonize.errors import Report
-from harmonize.schemas.model import Corpus
 from harmonize.resolvers.model import ResolverConfig
 from harmonize.resolvers.neural import Epoch, Training, dev_scores, fresh_copy, load, resolve, train
 from harmonize.resolvers.protocol import hold_out
 from harmonize.resolvers.rules import resolve_rules
 from harmonize.resolvers.string_match import resolve_string_match
+from harmonize.schemas.model import Corpus
 
 COLUMNS = (("muc", "MUC"), ("bcub", "B3"), ("ceafe", "CEAF-e"), ("lea", "LEA"), ("conll", "CoNLL"),
            ("mentions", "mentions"))

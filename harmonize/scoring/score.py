@@ -20,7 +20,15 @@ from harmonize.parsing import parser_for
 from harmonize.schemas.model import Corpus, pairing_key
 from harmonize.scoring.assignment import sparse_assignment
 from harmonize.scoring.frame import (
-    FEW_DOCUMENTS, CorpusScore, align, defined, read_scored, read_sides, scored_pieces, setup_lines, worker_pays,
+    FEW_DOCUMENTS,
+    CorpusScore,
+    align,
+    defined,
+    read_scored,
+    read_sides,
+    scored_pieces,
+    setup_lines,
+    worker_pays,
 )
 from harmonize.scoring.matching import DEFAULT_MATCHING, MATCHING_MODES, Span, match
 from harmonize.scoring.metrics import ALL_METRICS, MENTION_METRICS, METRICS, BlancScore, Score

@@ -358,8 +358,6 @@ def tables_from_counts(groups: dict[str, Counts], singletons: bool = True, table
     """The tables named (default: every table, ``cross_document`` only where documents have topics) as
     DataFrames indexed by group; ``attrs`` say how many heads were computed or unknown, and (``note``) whether
     singletons were counted."""
-    from harmonize.errors import HarmonizeError
-
     if tables is None:
         has_topics = any(g.topics for g in groups.values())
         chosen = [name for name in TABLES if name != "cross_document" or has_topics]
