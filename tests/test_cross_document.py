@@ -181,6 +181,31 @@ def test_thresholds_chosen_by_cross_validation_over_the_training_topics(tmp_path
     assert format_corefud(again) == format_corefud(detected)
 
 
+def test_detectors_and_pair_scorers_train_on_the_device_asked_for_and_come_back_to_the_cpu(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not only the encoder: on a GPU, where ``auto`` finds one, every network trains there."""
+    from harmonize.resolvers import cross_document
+    from harmonize.resolvers.encoders import pick_device
+
+    used: list[tuple[str, str]] = []
+    for name in ("train_detector", "train_pairs"):
+        real = getattr(cross_document, name)
+
+        def recording(*args, real=real, name=name, **kwargs):
+            used.append((name, kwargs["device"] if "device" in kwargs else args[-1]))
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(cross_document, name, recording)
+    words = {w for t in TOPICS.values() for group in t for w in group} | set(FILLER)
+    encoder = make_tiny_encoder(tmp_path / "encoder", sorted(words))
+    model = train_model(parse_corefud(topic_documents("1", 4) + topic_documents("2", 4)),
+                        parse_corefud(topic_documents("3", 2)), "topic", str(encoder), epochs=1, device="auto",
+                        members=1)
+    assert used == [("train_detector", str(pick_device("auto"))), ("train_pairs", str(pick_device("auto")))]
+    tensors = [*model.detectors[0].parameters(), *model.scorers[0].parameters()]
+    assert {t.device.type for t in tensors} == {"cpu"}
+
+
 def test_training_without_dev_chooses_by_cross_validation_or_says_what_it_needs(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

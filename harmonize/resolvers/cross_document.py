@@ -162,6 +162,11 @@ class PairScorer:
     def parameters(self) -> list:
         return [*self.projection.parameters(), *self.pair.parameters()]
 
+    def to(self, device) -> PairScorer:
+        self.projection.to(device)
+        self.pair.to(device)
+        return self
+
     def logits(self, left, right, same_lemma):
         """Scores of the pairs (left[k], right[k]); ``same_lemma`` 1.0 where their head lemmas are the same."""
         import torch
@@ -209,24 +214,27 @@ def _pairs(group: ScopeMentions, rng: random.Random, negatives: int = 3, wrong: 
 
 
 def train_pairs(groups: dict[tuple, ScopeMentions], epochs: int = 4, seed: int = 0,
-                log: Callable[[str], None] | None = None, wrong: dict[tuple, ScopeMentions] | None = None
-                ) -> PairScorer:
+                log: Callable[[str], None] | None = None, wrong: dict[tuple, ScopeMentions] | None = None,
+                device: str = "cpu") -> PairScorer:
     """A pair scorer trained on the pairs of every scope and kind of the training corpus; ``wrong``: the spans a
-    detector found there that are no mentions (`wrong_detections`, by the same keys), learnt as negatives."""
+    detector found there that are no mentions (`wrong_detections`, by the same keys), learnt as negatives. Trained
+    on ``device`` (a torch device's name, where every mention vector is copied once), returned on the CPU."""
     import torch
 
     rng = random.Random(seed)
-    examples = []
+    vectors, examples = [], []  # examples: (row of one mention, row of the other, same lemma, label)
     for key, group in groups.items():
         spurious = (wrong or {}).get(key, ScopeMentions())
         if len(group.mentions) > 1:
-            vectors = torch.stack(group.vectors + spurious.vectors)
+            first = len(vectors)
+            vectors.extend(group.vectors + spurious.vectors)
             lemmas = group.lemmas + spurious.lemmas
             for i, j, label in _pairs(group, rng, wrong=len(spurious.mentions)):
-                examples.append((vectors[i], vectors[j], float(lemmas[i] == lemmas[j]), label))
+                examples.append((first + i, first + j, float(lemmas[i] == lemmas[j]), label))
     if not examples:
         raise HarmonizeError("no mention pairs to learn from (no scope has two mentions of one kind)")
-    scorer = PairScorer(examples[0][0].shape[0], seed=seed)
+    table = torch.stack(vectors).to(device)
+    scorer = PairScorer(table.shape[1], seed=seed).to(device)
     optimizer = torch.optim.Adam(scorer.parameters(), lr=1e-3)
     loss_function = torch.nn.BCEWithLogitsLoss()
     for epoch in range(epochs):
@@ -234,18 +242,16 @@ def train_pairs(groups: dict[tuple, ScopeMentions], epochs: int = 4, seed: int =
         total = 0.0
         for start in range(0, len(examples), 256):
             batch = examples[start:start + 256]
-            left = torch.stack([e[0] for e in batch])
-            right = torch.stack([e[1] for e in batch])
-            same = torch.tensor([e[2] for e in batch])
-            labels = torch.tensor([e[3] for e in batch])
-            loss = loss_function(scorer.logits(left, right, same), labels)
+            rows = torch.tensor([(i, j) for i, j, _, _ in batch], device=device)
+            same, labels = torch.tensor([(same, label) for _, _, same, label in batch], device=device).T
+            loss = loss_function(scorer.logits(table[rows[:, 0]], table[rows[:, 1]], same), labels)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
-            total += loss.item() * len(batch)
+            total += loss.item() * len(labels)
         if log is not None:
             log(f"pair scorer epoch {epoch + 1}: loss {total / len(examples):.4f} on {len(examples)} pairs")
-    return scorer
+    return scorer.to("cpu")
 
 
 def probabilities(scorers: Sequence[PairScorer], group: ScopeMentions):
@@ -671,8 +677,8 @@ def train_model(train: Corpus, tune: Corpus, scope: str = "topic", encoder: str 
     read the training topics without learning from them: the pair scorers learn no wrong detections.)"""
     train_words, tune_words = encoded or (encode_documents(train, encoder, device),
                                           encode_documents(tune, encoder, device))
-    detectors = _detectors(train, train_words, epochs, seed, members, report, log)
-    scorers = _pair_scorers(train, train_words, scope, epochs, seed, members, None, log)
+    detectors = _detectors(train, train_words, epochs, seed, members, report, log, device)
+    scorers = _pair_scorers(train, train_words, scope, epochs, seed, members, None, log, device)
     parts = [(tune, tune_words, scorers, detectors)]
     detection = _detection(parts, log)
     return _model(scorers, detectors, _choose(parts, detection, _detect(parts, detection), scope, log), encoder,
@@ -700,7 +706,7 @@ def train_model_folds(train: Corpus, folds: int = FOLDS, scope: str = "topic", e
     for number, split in enumerate(splits, 1):
         fold_log = None if log is None else (lambda line, n=number: log(f"fold {n}/{folds}: {line}"))
         detectors = _detectors(split.fit, [vectors[id(d)] for d in split.fit.documents], epochs, seed, members,
-                               Report(), fold_log)
+                               Report(), fold_log, device)
         parts.append((split.tune, [vectors[id(d)] for d in split.tune.documents], [], detectors))
     detection = _detection(parts, log)
     detected = _detect(parts, detection)
@@ -710,10 +716,10 @@ def train_model_folds(train: Corpus, folds: int = FOLDS, scope: str = "topic", e
     for number, (split, (_, _, scorers, _)) in enumerate(zip(splits, parts), 1):
         fold_log = None if log is None else (lambda line, n=number: log(f"fold {n}/{folds}: {line}"))
         scorers.extend(_pair_scorers(split.fit, [vectors[id(d)] for d in split.fit.documents], scope, epochs, seed,
-                                     members, wrong, fold_log))
+                                     members, wrong, fold_log, device))
     choices = _choose(parts, detection, detected, scope, log)
-    return _model(_pair_scorers(train, words, scope, epochs, seed, members, wrong, log),
-                  _detectors(train, words, epochs, seed, members, report, log), choices, encoder, scope)
+    return _model(_pair_scorers(train, words, scope, epochs, seed, members, wrong, log, device),
+                  _detectors(train, words, epochs, seed, members, report, log, device), choices, encoder, scope)
 
 
 def wrong_detections(key: Corpus, detected: Corpus, words: list, scope: str,
@@ -736,24 +742,33 @@ def wrong_detections(key: Corpus, detected: Corpus, words: list, scope: str,
 
 
 def _detectors(corpus: Corpus, words: list, epochs: int, seed: int, members: int, report: Report | None,
-               log: Callable[[str], None] | None) -> list[MentionDetector]:
-    """``members`` mention detectors trained on ``corpus`` (``words``: its documents' word vectors), member m with
-    seed ``seed + 1000 m`` (so that the first is the one-member model of ``seed``, and the members of seeds 0 and
-    1 differ)."""
+               log: Callable[[str], None] | None, device: str) -> list[MentionDetector]:
+    """``members`` mention detectors trained on ``corpus`` (``words``: its documents' word vectors) on ``device``,
+    member m with seed ``seed + 1000 m`` (so that the first is the one-member model of ``seed``, and the members of
+    seeds 0 and 1 differ)."""
     if members < 1:
         raise HarmonizeError(f"a cross-document model needs at least one member, not {members}")
     return [train_detector(corpus, words, 2 * epochs, seed + 1000 * member, report if member == 0 else Report(),
-                           _member_log(log, member, members)) for member in range(members)]
+                           _member_log(log, member, members), device=_torch_device(device))
+            for member in range(members)]
 
 
 def _pair_scorers(corpus: Corpus, words: list, scope: str, epochs: int, seed: int, members: int,
-                  wrong: dict[tuple, ScopeMentions] | None, log: Callable[[str], None] | None) -> list[PairScorer]:
+                  wrong: dict[tuple, ScopeMentions] | None, log: Callable[[str], None] | None,
+                  device: str) -> list[PairScorer]:
     """``members`` pair scorers trained on ``corpus``' gold mentions and the ``wrong`` detections of its scopes
-    (`wrong_detections`, perhaps of a larger corpus: other scopes' are not read), seeded as `_detectors`
-    (which are trained first, and refuse fewer than one member)."""
+    (`wrong_detections`, perhaps of a larger corpus: other scopes' are not read) on ``device``, seeded as
+    `_detectors` (which are trained first, and refuse fewer than one member)."""
     groups = scopes(corpus, scope, mention_vectors(corpus, words))
-    return [train_pairs(groups, epochs, seed + 1000 * member, _member_log(log, member, members), wrong)
-            for member in range(members)]
+    return [train_pairs(groups, epochs, seed + 1000 * member, _member_log(log, member, members), wrong,
+                        _torch_device(device)) for member in range(members)]
+
+
+def _torch_device(device: str) -> str:
+    """The torch device that ``device`` (``auto``, ``cpu``, ``cuda``) names here."""
+    from harmonize.resolvers.encoders import pick_device
+
+    return str(pick_device(device))
 
 
 def _member_log(log: Callable[[str], None] | None, member: int, members: int) -> Callable[[str], None] | None:

@@ -51,11 +51,16 @@ class MentionDetector:
     def train(self, mode: bool = True) -> None:
         self.scorer.train(mode)
 
+    def to(self, device) -> MentionDetector:
+        self.width.to(device)
+        self.scorer.to(device)
+        return self
+
     def logits(self, words, spans):
         """[spans, 3] scores of the (first, last) ``spans`` over the word vectors ``words``."""
         import torch
 
-        sums = torch.cat([torch.zeros(1, words.shape[1]), words.cumsum(0)])
+        sums = torch.cat([torch.zeros(1, words.shape[1], device=words.device), words.cumsum(0)])
         first, last = spans[:, 0], spans[:, 1]
         width = last - first + 1
         mean = (sums[last + 1] - sums[first]) / width[:, None]
@@ -105,8 +110,10 @@ def gold_labels(document: Document, spans: Sequence[tuple[int, int]], max_width:
 
 
 def train_detector(corpus: Corpus, encoded: Sequence, epochs: int = 8, seed: int = 0, report: Report | None = None,
-                   log: Callable[[str], None] | None = None, max_width: int = MAX_WIDTH) -> MentionDetector:
-    """A detector trained on the gold mentions of ``corpus`` (``encoded``: its documents' word vectors)."""
+                   log: Callable[[str], None] | None = None, max_width: int = MAX_WIDTH,
+                   device: str = "cpu") -> MentionDetector:
+    """A detector trained on the gold mentions of ``corpus`` (``encoded``: its documents' word vectors) on
+    ``device`` (a torch device's name), returned on the CPU, where it detects and is saved."""
     import torch
 
     report = report if report is not None else Report()
@@ -114,8 +121,9 @@ def train_detector(corpus: Corpus, encoded: Sequence, epochs: int = 8, seed: int
     for document, words in zip(corpus.documents, encoded):
         spans = candidate_spans(document, max_width)
         if spans:
-            examples.append((words, torch.tensor(spans), torch.tensor(gold_labels(document, spans, max_width, report))))
-    detector = MentionDetector(encoded[0].shape[1], max_width, seed=seed)
+            examples.append((words.to(device), torch.tensor(spans, device=device),
+                             torch.tensor(gold_labels(document, spans, max_width, report), device=device)))
+    detector = MentionDetector(encoded[0].shape[1], max_width, seed=seed).to(device)
     optimizer = torch.optim.Adam(detector.parameters(), lr=1e-3)
     loss_function = torch.nn.CrossEntropyLoss()
     rng = random.Random(seed)
@@ -132,7 +140,7 @@ def train_detector(corpus: Corpus, encoded: Sequence, epochs: int = 8, seed: int
         if log is not None:
             log(f"mention detector epoch {epoch + 1}: loss {total / max(1, count):.4f} on {count} candidate spans")
     detector.train(False)
-    return detector
+    return detector.to("cpu")
 
 
 def scored_spans(detectors: Sequence[MentionDetector], document: Document, words
