@@ -20,7 +20,7 @@ import torch
 from harmonize.converters.corefud import format_corefud, parse_corefud
 from harmonize.errors import HarmonizeError, Report
 from harmonize.resolvers import resolve_files
-from harmonize.resolvers.encoders import load_encoder, set_attention_dropout
+from harmonize.resolvers.encoders import load_encoder, load_tokenizer, set_attention_dropout
 from harmonize.resolvers.features import (
     NO_TREE,
     PART_OF_SUBTREE,
@@ -30,6 +30,7 @@ from harmonize.resolvers.features import (
     WHOLE_SUBTREE,
     document_features,
     mention_keys,
+    pool_words,
     span_syntax,
     subtree_sizes,
     subword_windows,
@@ -212,7 +213,9 @@ def test_a_half_precision_checkpoint_is_trained_in_float32(encoder: str, tmp_pat
 def test_windows_give_every_word_its_most_central_window(encoder: str) -> None:
     _, tokenizer = load_encoder(encoder)
     nodes = list(parse_corefud(TRAIN_DOC).documents[0].nodes())  # 23 words, one subword each
-    windows, attention, word_window, word_position = subword_windows(tokenizer, nodes, window=12, context=2)
+    windows, attention, word_window, word_position, word_length = subword_windows(tokenizer, nodes, window=12,
+                                                                                   context=2)
+    assert word_length.tolist() == [1] * len(nodes)
     assert windows.shape[1] == 12 and bool(attention.all())  # 10 subwords between the special tokens
     assert windows.shape[0] == 4  # starts 0, 6, 12, 13: overlapping by twice the context, the last one flush
     for index, node in enumerate(nodes):
@@ -220,6 +223,35 @@ def test_windows_give_every_word_its_most_central_window(encoder: str) -> None:
         assert tokenizer.convert_ids_to_tokens(int(windows[window, position])) == node.form
         if 2 <= index < len(nodes) - 2:  # every word away from the document's edges has 2 words of context
             assert 3 <= position <= 10 - 2
+
+
+def test_words_are_the_mean_of_their_subwords_even_where_the_tokenizer_spells_them_letter_by_letter() -> None:
+    tokenizer = load_tokenizer("minilm")  # the default MiniLM's: Russian in single letters
+    text = "# newdoc id = ru\n# sent_id = 1\n# text = Мама мыла раму .\n" + "".join(
+        f"{i}\t{w}\t_\t_\t_\t_\t_\t_\t_\t_\n" for i, w in enumerate(["Мама", "мыла", "раму", "."], 1)) + "\n"
+    nodes = list(parse_corefud(text).documents[0].nodes())
+    windows = subword_windows(tokenizer, nodes, window=8, context=1)  # 6 subwords a window: words run past
+    pieces = [len(tokenizer(n.form, add_special_tokens=False)["input_ids"]) for n in nodes]
+    assert pieces[0] > 1 and windows.windows.shape[0] > 1
+    assert all(1 <= length <= count for length, count in zip(windows.word_length.tolist(), pieces))
+    hidden = torch.randn(*windows.windows.shape, 4)
+    pooled = pool_words(hidden, windows, "mean")
+    first = pool_words(hidden, windows, "first")
+    for index in range(len(nodes)):
+        window, position = int(windows.word_window[index]), int(windows.word_position[index])
+        length = int(windows.word_length[index])
+        assert torch.allclose(pooled[index], hidden[window, position:position + length].mean(0))
+        assert torch.equal(first[index], hidden[window, position])
+
+
+def test_a_model_saved_before_words_were_pooled_keeps_its_first_subwords(trained: Path, tmp_path: Path) -> None:
+    old = tmp_path / "old"
+    shutil.copytree(trained, old)
+    description = json.loads((old / "config.json").read_text(encoding="utf-8"))
+    assert description["resolver"]["word_pooling"] == "mean"
+    del description["resolver"]["word_pooling"]
+    (old / "config.json").write_text(json.dumps(description), encoding="utf-8")
+    assert load(old, "cpu")[0].config.word_pooling == "first"
 
 
 def test_model_learns_a_document_to_conll_100(trained: Path) -> None:

@@ -81,7 +81,7 @@ def encode_documents(corpus: Corpus, encoder_name: str, device: str = "cpu", win
     import torch
 
     from harmonize.resolvers.encoders import load_encoder, pick_device
-    from harmonize.resolvers.features import subword_windows
+    from harmonize.resolvers.features import pool_words, subword_windows
 
     model, tokenizer = load_encoder(encoder_name)
     where = pick_device(device)
@@ -100,10 +100,11 @@ def encode_documents(corpus: Corpus, encoder_name: str, device: str = "cpu", win
             attention = torch.cat([torch.nn.functional.pad(p[1], (0, length - p[1].shape[1])) for _, p in batch])
             states = model(input_ids=windows.to(where), attention_mask=attention.to(where)).last_hidden_state.float()
             first_row = 0
-            for index, (_, _, word_window, word_position) in batch:
-                rows = word_window.to(where) + first_row
-                encoded[index] = states[rows, word_position.to(where)].cpu()
-                first_row += pieces[index][0].shape[0]
+            for index, windows_of in batch:
+                rows = windows_of.windows.shape[0]
+                # The first subword's vector, with which the figures of the cross-document tutorial were made.
+                encoded[index] = pool_words(states[first_row:first_row + rows], windows_of, "first").cpu()
+                first_row += rows
     return encoded
 
 

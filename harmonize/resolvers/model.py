@@ -1,11 +1,12 @@
 """The neural resolver: an encoder, a span scorer for mention detection (nested spans within a sentence), and an
 antecedent scorer over the mentions with a dummy antecedent (score 0) that stands for "starts a new entity".
 
-A word's vector is the encoder's plus an embedding of each of its tags (UPOS, relation, Number, Gender, Person;
-`features.word_tags`, each from zero). Chosen on GUM's held-out train documents (5 epochs on a GPU, seeds 3, 7, 11,
-42): CoNLL 54.82 with them against 53.56 without, mention F1 79.66 against 78.55. An embedding of whether a pair
-agrees in Number, Gender and Person scored lower there (beside the tags 54.45 against 54.82, the same seeds; alone
-53.17 against 53.32, seeds 3, 7, 42) and is not used.
+A word's vector is the encoder's (the mean of its subwords', `features.pool_words`) plus an embedding of each of its
+tags (UPOS, relation, Number, Gender, Person; `features.word_tags`, each from zero). The tags were chosen on GUM's
+held-out train documents (5 epochs on a GPU, seeds 3, 7, 11, 42): CoNLL 54.82 with them against 53.56 without,
+mention F1 79.66 against 78.55. An embedding of whether a pair agrees in Number, Gender and Person scored lower
+there (beside the tags 54.45 against 54.82, the same seeds; alone 53.17 against 53.32, seeds 3, 7, 42) and is not
+used.
 
 200 antecedents and the sentence distance were chosen the same way (5 epochs on a GPU, seeds 3, 7, 11, 42, the
 tags in every run; held-out CoNLL, the mean): 50 antecedents 54.87, 100 56.63 (two runs), 150 57.23, 200 57.10
@@ -40,6 +41,7 @@ from harmonize.resolvers.features import (
     UNKNOWN_SPEAKER,
     DocumentFeatures,
     mention_keys,
+    pool_words,
     span_positions,
     span_syntax,
 )
@@ -59,6 +61,7 @@ class ResolverConfig:
     mention_threshold: float = 0.0  # a span is a mention where its logit exceeds this
     mentions_per_word: float = 0.5  # at most this many detected mentions per word, the best kept
     sentence_distance: bool = True  # a pair feature; False in models saved before it (their config.json lacks it)
+    word_pooling: str = "mean"  # `WORD_POOLING`; "first" in models saved before it (their config.json lacks it)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -102,7 +105,8 @@ class Resolver(nn.Module):
 
     # -- encoder ------------------------------------------------------------------------------------------------
     def word_vectors(self, features: DocumentFeatures, device: torch.device) -> torch.Tensor:
-        """[nodes, hidden size]: each node's first subword from its most central window."""
+        """[nodes, hidden size]: each node's subwords in its most central window, pooled (`pool_words`), plus its
+        tags' embeddings."""
         outputs = []
         for first in range(0, len(features.windows), self.config.encoder_batch):
             ids = features.windows[first:first + self.config.encoder_batch].to(device)

@@ -349,8 +349,9 @@ def _load_model(folder: Path, device: torch.device, weights: Path):
 
     try:
         description = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
-        # A model saved before the sentence distance was a pair feature has no such setting, and no such weights.
-        config = ResolverConfig(**{"sentence_distance": False, **description["resolver"]})
+        # A model saved before the sentence distance was a pair feature, or before words were pooled, has no such
+        # setting: it was trained without them.
+        config = ResolverConfig(**{"sentence_distance": False, "word_pooling": "first", **description["resolver"]})
     except (ValueError, KeyError, TypeError) as error:
         raise HarmonizeError(f"{folder / CONFIG}: not a resolver configuration ({error})") from error
     if not (folder / ENCODER).is_dir():

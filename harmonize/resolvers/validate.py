@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harmonize.conversion import read_corpus
-from harmonize.errors import Report
+from harmonize.errors import HarmonizeError, Report
+from harmonize.resolvers.features import WORD_POOLING
 from harmonize.resolvers.model import ResolverConfig
 from harmonize.resolvers.neural import Epoch, Training, dev_scores, fresh_copy, load, resolve, train
 from harmonize.resolvers.protocol import hold_out
@@ -103,7 +104,10 @@ def check_settings(rules: str | None, config: ResolverConfig | None, training: T
 
     if rules is not None:
         rule_list(rules)
-    load_tokenizer((config or ResolverConfig()).encoder)
+    config = config or ResolverConfig()
+    if config.word_pooling not in WORD_POOLING:
+        raise HarmonizeError(f"unknown word pooling {config.word_pooling!r}: one of {', '.join(WORD_POOLING)}")
+    load_tokenizer(config.encoder)
     pick_device(training.device if training is not None else "auto")
 
 
