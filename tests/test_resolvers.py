@@ -43,8 +43,9 @@ from harmonize.resolvers.neural import (
     evaluate,
     fresh_copy,
     load,
+    rate_factor,
     resolve,
-    steps_within,
+    schedule_end,
     train,
 )
 from harmonize.resolvers.rules import resolve_rules
@@ -396,13 +397,23 @@ def test_training_resumes_where_it_stopped(encoder: str, tmp_path: Path) -> None
     assert (tmp_path / "cut" / "model.safetensors").read_bytes() == whole  # the same weights as one run
 
 
-def test_the_learning_rate_decays_by_the_end_of_the_time_budget() -> None:
-    # 10 steps in 100 s of a 300 s budget: 20 more fit; fewer than planned, never before the step reached.
-    assert steps_within(300, 100, steps_run=10, step=10, planned=80) == 30
-    assert steps_within(300, 100, steps_run=10, step=50, planned=80) == 70  # resumed at step 50
-    assert steps_within(300, 100, steps_run=10, step=10, planned=25) == 25  # everything fits
-    assert steps_within(300, 400, steps_run=10, step=10, planned=80) == 10  # the budget already spent
-    assert steps_within(300, 0, steps_run=0, step=0, planned=80) == 80  # no pace yet
+def test_a_time_budget_ends_the_learning_rate_with_a_whole_epoch_where_one_fits() -> None:
+    # Epochs of 10 steps, 10 s a step.
+    assert schedule_end(200, step=10, seconds_per_step=10, epoch_steps=10, planned=80) == 30  # 2 more epochs
+    assert schedule_end(250, step=10, seconds_per_step=10, epoch_steps=10, planned=80) == 30  # not 2.5
+    assert schedule_end(50, step=3, seconds_per_step=10, epoch_steps=10, planned=80) == 8  # the first won't end
+    assert schedule_end(50, step=10, seconds_per_step=10, epoch_steps=10, planned=80) == 15  # nor the second
+    assert schedule_end(1000, step=10, seconds_per_step=10, epoch_steps=10, planned=25) == 25  # everything fits
+    assert schedule_end(-40, step=10, seconds_per_step=10, epoch_steps=10, planned=80) == 10  # already spent
+    assert schedule_end(300, step=0, seconds_per_step=0, epoch_steps=10, planned=80) == 80  # no pace yet
+
+
+def test_the_warm_up_is_a_share_of_the_steps_that_will_run_not_of_the_epochs_asked_for() -> None:
+    # 50 epochs of 60 documents asked for, the budget fitted to 2 of them: the full rate from step 11 of 120.
+    assert rate_factor(11, end=120, warmup=0.1) == 1.0
+    assert rate_factor(0, end=120, warmup=0.1) == pytest.approx(1 / 12)
+    assert rate_factor(119, end=120, warmup=0.1) == pytest.approx(1 / 108)
+    assert rate_factor(120, end=120, warmup=0.1) == 0.0
 
 
 def test_training_stops_where_the_fitted_schedule_ends(encoder: str, tmp_path: Path,
@@ -411,13 +422,13 @@ def test_training_stops_where_the_fitted_schedule_ends(encoder: str, tmp_path: P
     step), and training stops there, its last epoch scored, instead of running out the epochs asked for."""
     import harmonize.resolvers.neural as neural
 
-    monkeypatch.setattr(neural, "steps_within", lambda budget, elapsed, steps_run, step, planned: 3)
+    monkeypatch.setattr(neural, "schedule_end", lambda left, step, seconds_per_step, epoch_steps, planned: 3)
     config = ResolverConfig(**{**SMALL.to_json(), "encoder": encoder})
     lines: list[str] = []
     history = train(parse_corefud(TRAIN_DOC), parse_corefud(TRAIN_DOC), tmp_path / "m", config,
                     Training(epochs=6, seed=3, device="cpu", max_minutes=60), progress=False, log=lines.append)
     assert [e.epoch for e in history] == [1, 2, 3] and all(e.dev for e in history)
-    assert lines[1] == "the time budget leaves 3.00 epochs: the learning rate now reaches zero there"
+    assert lines[1] == "at the pace so far: the learning rate reaches zero at the end of epoch 3"
     assert lines[-1].endswith("(time budget reached)")
 
 
@@ -434,6 +445,13 @@ def test_a_budget_says_early_how_many_epochs_it_holds(encoder: str, tmp_path: Pa
     assert re.fullmatch(r"at this pace an epoch takes about \d+ s: the budget of 60 minutes holds about [\d.]+ "
                         r"epochs", lines[0]), lines
     assert lines[1].startswith("epoch 1: loss")
+
+    lines.clear()  # a budget that holds less than the first epoch: the rate reaches zero within it, and it stops
+    history = train(copies, None, tmp_path / "short", config, Training(epochs=5, seed=3, device="cpu",
+                                                                         max_minutes=1e-5), progress=False,
+                    log=lines.append)
+    assert lines[0].endswith(": the learning rate reaches zero 0.05 epochs in (less than a whole epoch fits)"), lines
+    assert len(history) == 1 and lines[-1].endswith("(time budget reached)")
 
 
 def test_training_sets_the_encoders_attention_dropout(encoder: str, tmp_path: Path,

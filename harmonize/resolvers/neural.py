@@ -42,11 +42,14 @@ TREELESS_DOCUMENT = ("documents without a dependency tree: resolved without the 
 @dataclass
 class Training:
     """How to train: epochs, learning rates (the encoder's is smaller: it starts pretrained), seed, device, and an
-    optional time budget. With a budget, the learning rate's decay is fitted to it: after each epoch, the steps
-    that the pace so far (scoring the tuning split included) leaves time for become the schedule's end, so that
-    the rate reaches zero as the budget runs out, where the epochs would not all fit; training stops there, and the
-    epoch in progress is scored and may be the best. (On GUM, 5 epochs on a GPU: tuning CoNLL 53.86 with the rate
-    decayed over them, 51.29 after 5 epochs of a schedule over 8.)"""
+    optional time budget. With a budget, the learning rate's schedule is fitted to it where the epochs asked for
+    would not all fit (`schedule_end`): from the pace of the first documents (5% of the first epoch, counted in
+    words; again at every 5% of it), then after each epoch (scoring the tuning split included), the rate reaches
+    zero at the end of the last whole epoch the budget holds, or, where it holds less than the epoch under way,
+    where it runs out; the warm-up is its share of the steps so fitted, not of the epochs asked for (50 epochs
+    asked for within 3 minutes would otherwise warm up for 5 and never reach the full rate). Training stops there;
+    the epoch in progress is scored and may be the best. (On GUM, 5 epochs on a GPU: tuning CoNLL 53.86 with the
+    rate decayed over them, 51.29 after 5 epochs of a schedule over 8.)"""
 
     epochs: int = 10
     # Chosen on GUM's held-out train documents (mean CoNLL over seeds). The encoder's (8 epochs, 3 seeds against
@@ -126,10 +129,9 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
         {"params": encoder_parameters, "lr": training.encoder_rate},
         {"params": [p for p in model.parameters() if id(p) not in encoder_ids], "lr": training.head_rate},
     ])
-    warmup = max(1, int(training.warmup * steps))
-    decay_end = [steps]  # the step at which the rate reaches zero: fitted to a time budget after each epoch
-    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: min(
-        (step + 1) / warmup, max(0.0, (decay_end[0] - step) / max(1, decay_end[0] - warmup))))
+    decay_end = [steps]  # the step at which the rate reaches zero: fitted to a time budget (`schedule_end`)
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: rate_factor(step, decay_end[0],
+                                                                                     training.warmup))
     history: list[Epoch] = []
     first_epoch = 1
     if resume:
@@ -144,13 +146,17 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
         output.mkdir(parents=True, exist_ok=True)
         _save_description(model, tokenizer, output)
     started, first_step = time.monotonic(), schedule.last_epoch
+    words = [len(f.nodes) for f in features]
+    # Scoring the tuning split after each epoch: its share of the words, read forward only (about a third of a step).
+    scoring_share = (sum(len(s.nodes) for d in dev_corpus.documents for s in d.sentences) / max(1, sum(words)) / 3
+                     if dev_corpus is not None else 0.0)
     budget = None if training.max_minutes is None else 60 * training.max_minutes
     out_of_time = False
     for epoch in range(first_epoch, training.epochs + 1):
         model.train()
         order = list(range(len(features)))
         random.Random(training.seed * 1000 + epoch).shuffle(order)
-        epoch_started, totals, done = time.monotonic(), Counter(), 0
+        epoch_started, totals, done, words_done = time.monotonic(), Counter(), 0, 0
         bar = _progress(progress, len(order), f"epoch {epoch}/{training.epochs}")
         for index in order:
             loss, parts = model.loss(features[index], device)
@@ -162,12 +168,19 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
             _return_freed_memory()
             totals.update(parts)
             done += 1
-            if budget is not None and epoch == first_epoch and done == max(1, len(order) // 20) \
+            words_done += words[index]
+            pace_point = max(1, len(order) // 20)
+            if budget is not None and epoch == first_epoch and done % pace_point == 0 \
                     and len(order) >= PACE_DOCUMENTS:
-                # Said at once, not after the first epoch (which may not end within a short budget).
-                pace = (time.monotonic() - epoch_started) / done * len(order)
-                log(f"at this pace an epoch takes about {pace:.0f} s: the budget of {budget / 60:g} minutes holds "
-                    f"about {max(0.0, budget - (time.monotonic() - started)) / pace + done / len(order):.1f} epochs")
+                # Fitted and said at once, not after the first epoch (which may not end within a short budget);
+                # fitted again every 5% of it, at the pace of more documents (the first steps are the slowest).
+                epoch_seconds = (time.monotonic() - epoch_started) * sum(words) / words_done * (1 + scoring_share)
+                left = max(0.0, budget - (time.monotonic() - started))
+                decay_end[0] = schedule_end(left, schedule.last_epoch, epoch_seconds / len(order), len(order), steps)
+                if done == pace_point:
+                    log(f"at this pace an epoch takes about {epoch_seconds:.0f} s: the budget of {budget / 60:g} "
+                        f"minutes holds about {left / epoch_seconds + done / len(order):.1f} epochs"
+                        + _schedule_said(decay_end[0], len(order), steps))
             if bar is not None:
                 bar.set_postfix({name: f"{value / done:.3f}" for name, value in totals.items()})
                 bar.update(1)
@@ -191,11 +204,16 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
         if out_of_time or epoch == training.epochs:
             break
         if budget is not None:
-            decay_end[0] = steps_within(budget, time.monotonic() - started, schedule.last_epoch - first_step,
-                                        schedule.last_epoch, steps)
-            if decay_end[0] < steps:
-                log(f"the time budget leaves {decay_end[0] / len(features):.2f} epochs: the learning rate now "
-                    "reaches zero there")
+            elapsed = time.monotonic() - started
+            fitted = schedule_end(budget - elapsed, schedule.last_epoch,
+                                  elapsed / max(1, schedule.last_epoch - first_step), len(features), steps)
+            if fitted <= schedule.last_epoch:
+                log("the time budget holds no further epoch")
+                break
+            said = _schedule_said(fitted, len(features), steps)
+            if fitted != decay_end[0] and said:
+                log(f"at the pace so far{said}")
+            decay_end[0] = fitted
         checkpoint.mkdir(exist_ok=True)
         _save_weights(model, checkpoint / WEIGHTS)
         torch.save({"optimizer": optimizer.state_dict(), "schedule": schedule.state_dict(),
@@ -208,14 +226,33 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
     return history
 
 
-def steps_within(budget: float, elapsed: float, steps_run: int, step: int, planned: int) -> int:
-    """The step at which the learning rate should reach zero: where the time ``budget`` runs out at the pace of the
-    ``steps_run`` steps that took ``elapsed`` seconds, counted from ``step`` (the steps taken so far); never
-    before it, never after ``planned``."""
-    if steps_run <= 0:
+def rate_factor(step: int, end: int, warmup: float) -> float:
+    """The share of the full learning rate at ``step``: rising over the first ``warmup`` share of the ``end`` steps,
+    then falling linearly to zero at ``end``."""
+    rising = max(1, int(warmup * end))
+    return min((step + 1) / rising, max(0.0, (end - step) / max(1, end - rising)))
+
+
+def schedule_end(left: float, step: int, seconds_per_step: float, epoch_steps: int, planned: int) -> int:
+    """The step at which the learning rate should reach zero, ``left`` seconds before the budget runs out, at step
+    ``step``, at ``seconds_per_step``: the end of the last whole epoch (of ``epoch_steps``) that the time reaches,
+    where one lies ahead; else the step where the time runs out (the budget holds less than the epoch under way).
+    Never before ``step``, never after ``planned``."""
+    if seconds_per_step <= 0:
         return planned
-    left = int((budget - elapsed) * steps_run / elapsed) if elapsed > 0 else planned
-    return max(step, min(planned, step + left))
+    reached = step + int(max(0.0, left) / seconds_per_step)
+    whole = reached // epoch_steps * epoch_steps
+    return max(step, min(planned, whole if whole > step else reached))
+
+
+def _schedule_said(end: int, epoch_steps: int, planned: int) -> str:
+    """Where the learning rate now reaches zero, as the training log says it; nothing where the schedule is the one
+    asked for."""
+    if end >= planned:
+        return ""
+    if end % epoch_steps == 0:
+        return f": the learning rate reaches zero at the end of epoch {end // epoch_steps}"
+    return f": the learning rate reaches zero {end / epoch_steps:.2f} epochs in (less than a whole epoch fits)"
 
 
 @functools.cache
