@@ -255,6 +255,19 @@ def test_a_model_saved_before_words_were_pooled_keeps_its_first_subwords(trained
     assert load(old, "cpu")[0].config.word_pooling == "first"
 
 
+def test_mention_detection_starts_at_the_training_datas_rate_of_mentions(encoder: str) -> None:
+    """Every span starts near the share of mentions among the candidates, not at even odds, so that a short budget
+    is not spent learning that nearly no span is a mention."""
+    model = Resolver(load_encoder(encoder)[0], ResolverConfig(**{**SMALL.to_json(), "encoder": encoder}))
+    model.start_detection_at(0.02)
+    assert float(torch.sigmoid(model.start_bias.bias.detach())) == pytest.approx(0.02)
+    features = document_features(parse_corefud(TRAIN_DOC).documents[0], load_encoder(encoder)[1], 512, 64, 30, True)
+    with torch.no_grad():
+        words = model.word_vectors(features, torch.device("cpu"))
+        logits = model.span_logits(words, features.candidates, features.candidate_syntax.long())
+    assert float(torch.sigmoid(logits).mean()) < 0.2  # 0.77 without it, on this random encoder
+
+
 def test_model_learns_a_document_to_conll_100(trained: Path) -> None:
     history = json.loads((trained / "training.json").read_text(encoding="utf-8"))
     best = history["epochs"][history["best_epoch"] - 1]["dev"]

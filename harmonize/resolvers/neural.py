@@ -122,6 +122,9 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
                                           gold=True))
         for reason, count in features[-1].left_out.items():
             report.add(f"training: {reason}", str(document.id), count)
+    if not resume:
+        mentions, candidates = sum(len(f.gold_spans) for f in features), sum(len(f.candidates) for f in features)
+        model.start_detection_at(mentions / max(1, candidates))
     steps = training.epochs * len(features)
     encoder_parameters = list(model.encoder.parameters())
     encoder_ids = set(map(id, encoder_parameters))
