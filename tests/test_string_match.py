@@ -70,3 +70,15 @@ def test_without_tags_the_rule_baseline_says_why_and_string_match_still_scores()
     rule_line = next(line for line in table.splitlines() if line.startswith(RULES))
     assert "n/a: no part-of-speech tags" in rule_line and "0.00" not in rule_line
     assert Counter(line.split()[0] for line in table.splitlines()[1:])["string"] == 1
+
+
+def test_a_resolver_that_found_no_mention_is_said_so_with_how_long_it_trained() -> None:
+    from harmonize.resolvers.documents import without_coreference
+    from harmonize.resolvers.neural import Epoch
+    from harmonize.resolvers.validate import STRING_PREDICTED, trained_epochs
+
+    gold, nothing = parse_corefud(RUSSIAN), parse_corefud(RUSSIAN)
+    without_coreference(nothing, Report())
+    rows, reasons = baseline_rows(gold, nothing)
+    assert reasons[STRING_PREDICTED] == "the resolver found no mention" and STRING_PREDICTED not in rows
+    assert trained_epochs([Epoch(1, 0.5, 60.0), Epoch(2, 0.4, 20.0, share=0.25)]) == 1.25

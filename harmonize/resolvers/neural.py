@@ -77,6 +77,7 @@ class Epoch:
     loss: float
     seconds: float
     dev: dict[str, float] = field(default_factory=dict)  # F1 per metric, CoNLL, mention F1
+    share: float = 1.0  # the share of the training documents it went through (less where the time budget ran out)
 
     @property
     def conll(self) -> float:
@@ -193,7 +194,8 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
                 break
         if bar is not None:
             bar.close()
-        record = Epoch(epoch, sum(totals.values()) / max(done, 1), time.monotonic() - epoch_started)
+        record = Epoch(epoch, sum(totals.values()) / max(done, 1), time.monotonic() - epoch_started,
+                       share=round(done / len(order), 4))
         if dev_corpus is not None:
             record.dev = evaluate(model, tokenizer, dev_corpus, device)
         history.append(record)

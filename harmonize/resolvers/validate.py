@@ -97,6 +97,12 @@ def baseline_rows(gold: Corpus, predicted: Corpus | None, prefix: str = "") -> t
     return rows, reasons
 
 
+def trained_epochs(history: list[Epoch]) -> float:
+    """How many passes over the training documents ``history`` made (the last one cut short by a budget counted
+    in part)."""
+    return sum(epoch.share for epoch in history)
+
+
 def check_settings(rules: str | None, config: ResolverConfig | None, training: Training | None) -> None:
     """Rules, encoder and device that cannot be had fail here, before any input is read."""
     from harmonize.resolvers.encoders import load_tokenizer, pick_device
@@ -139,6 +145,8 @@ def validate(train_inputs: Sequence[str | Path], dev_inputs: Sequence[str | Path
             predicted = fresh_copy(corpus)
             resolve(model, tokenizer, predicted, device, Report())
             baselines, why = baseline_rows(corpus, predicted, prefix)
+            if prefix + STRING_PREDICTED in why:
+                why[prefix + STRING_PREDICTED] += f" (after {trained_epochs(history):.2g} epochs of training)"
             rows.update(baselines)
             reasons.update(why)
             rows[prefix + RESOLVER] = dev_scores(corpus, predicted)
