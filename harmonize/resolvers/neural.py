@@ -45,8 +45,8 @@ class Training:
     optional time budget. With a budget, the learning rate's schedule is fitted to it where the epochs asked for
     would not all fit (`schedule_end`): from the pace of the first documents (5% of the first epoch, counted in
     words; again at every 5% of it), then after each epoch (scoring the tuning split included), the rate reaches
-    zero at the end of the last whole epoch the budget holds, or, where it holds less than the epoch under way,
-    where it runs out; the warm-up is its share of the steps so fitted, not of the epochs asked for (50 epochs
+    zero at the end of the last whole epoch the budget holds where it would leave less than a quarter of an epoch
+    unspent, else where it runs out; the warm-up is its share of the steps so fitted, not of the epochs asked for (50 epochs
     asked for within 3 minutes would otherwise warm up for 5 and never reach the full rate). Training stops there;
     the epoch in progress is scored and may be the best. (On GUM, 5 epochs on a GPU: tuning CoNLL 53.86 with the
     rate decayed over them, 51.29 after 5 epochs of a schedule over 8.)"""
@@ -241,13 +241,18 @@ def rate_factor(step: int, end: int, warmup: float) -> float:
 def schedule_end(left: float, step: int, seconds_per_step: float, epoch_steps: int, planned: int) -> int:
     """The step at which the learning rate should reach zero, ``left`` seconds before the budget runs out, at step
     ``step``, at ``seconds_per_step``: the end of the last whole epoch (of ``epoch_steps``) that the time reaches,
-    where one lies ahead; else the step where the time runs out (the budget holds less than the epoch under way).
-    Never before ``step``, never after ``planned``."""
+    where one lies ahead and what the budget holds beyond it is less than `EPOCH_SLACK` of an epoch; else the step
+    where the time runs out (the budget is spent on learning: holding 1.4 epochs, it trains 1.4, not 1). Never before
+    ``step``, never after ``planned``."""
     if seconds_per_step <= 0:
         return planned
     reached = step + int(max(0.0, left) / seconds_per_step)
     whole = reached // epoch_steps * epoch_steps
-    return max(step, min(planned, whole if whole > step else reached))
+    close = reached - whole < EPOCH_SLACK * epoch_steps
+    return max(step, min(planned, whole if whole > step and close else reached))
+
+
+EPOCH_SLACK = 0.25  # of an epoch: what a budget may leave unspent to end with a whole epoch
 
 
 def _schedule_said(end: int, epoch_steps: int, planned: int) -> str:
@@ -257,7 +262,7 @@ def _schedule_said(end: int, epoch_steps: int, planned: int) -> str:
         return ""
     if end % epoch_steps == 0:
         return f": the learning rate reaches zero at the end of epoch {end // epoch_steps}"
-    return f": the learning rate reaches zero {end / epoch_steps:.2f} epochs in (less than a whole epoch fits)"
+    return f": the learning rate reaches zero {end / epoch_steps:.2f} epochs in"
 
 
 @functools.cache
