@@ -61,7 +61,8 @@ def udpipe_tokenizing_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
                        tokenizer=True)
 
 
-def make_tiny_encoder(folder: Path, words: list[str], seed: int = 0, punctuation: bool = False) -> Path:
+def make_tiny_encoder(folder: Path, words: list[str], seed: int = 0, punctuation: bool = False,
+                      positions: int = 512) -> Path:
     """A randomly initialised 2-layer BERT (hidden size 32) and a word-level tokenizer over ``words`` (with
     ``punctuation``, punctuation split off words, as real tokenizers do), saved as a Hugging Face folder: the
     resolvers' code paths in seconds, without any download."""
@@ -78,7 +79,7 @@ def make_tiny_encoder(folder: Path, words: list[str], seed: int = 0, punctuation
                                         cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
     torch.manual_seed(seed)
     model = BertModel(BertConfig(vocab_size=len(vocabulary), hidden_size=32, num_hidden_layers=2,
-                                 num_attention_heads=2, intermediate_size=64, max_position_embeddings=512))
+                                 num_attention_heads=2, intermediate_size=64, max_position_embeddings=positions))
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder

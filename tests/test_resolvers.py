@@ -268,6 +268,31 @@ def test_mention_detection_starts_at_the_training_datas_rate_of_mentions(encoder
     assert float(torch.sigmoid(logits).mean()) < 0.2  # 0.77 without it, on this random encoder
 
 
+def test_an_encoder_that_reads_fewer_subwords_gets_windows_it_can_read(tmp_path: Path) -> None:
+    words = [n.form for n in parse_corefud(TRAIN_DOC).documents[0].nodes()]
+    short = str(make_tiny_encoder(tmp_path / "short", words, positions=10))  # 23 words: several windows
+    lines: list[str] = []
+    train(parse_corefud(TRAIN_DOC), None, tmp_path / "m", ResolverConfig(**{**SMALL.to_json(), "encoder": short}),
+          Training(epochs=1, device="cpu"), progress=False, log=lines.append)
+    assert lines[0] == "the encoder reads at most 10 subwords at once: windows of 10, not 16"
+    model, tokenizer, device = load(tmp_path / "m", "cpu")
+    assert (model.config.window, model.config.context) == (10, 2)
+    resolve(model, tokenizer, parse_corefud(TRAIN_DOC), device)  # reads the document in windows of 10
+
+
+def test_an_encoder_whose_tokenizer_gives_words_no_subwords_is_refused_by_name(tmp_path: Path) -> None:
+    """Such a tokenizer would give every word the unknown token's vector, in silence."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    backend = Tokenizer(models.BPE())  # no vocabulary: nothing comes out of any word
+    backend.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    PreTrainedTokenizerFast(tokenizer_object=backend, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]",
+                            sep_token="[SEP]").save_pretrained(tmp_path)
+    with pytest.raises(HarmonizeError, match="gives no subwords to words given one by one"):
+        load_tokenizer(str(tmp_path))
+
+
 def test_model_learns_a_document_to_conll_100(trained: Path) -> None:
     history = json.loads((trained / "training.json").read_text(encoding="utf-8"))
     best = history["epochs"][history["best_epoch"] - 1]["dev"]

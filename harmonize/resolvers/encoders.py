@@ -66,6 +66,17 @@ def load_tokenizer(name: str):
         raise _not_an_encoder(name, path, error) from error
     if not tokenizer.is_fast:
         raise HarmonizeError(f"encoder {name!r}: its tokenizer is not a fast one; word alignment needs one")
+    if getattr(tokenizer, "add_prefix_space", None) is False:
+        # Byte-level BPE (RoBERTa, GPT-2) reads a word without a space before it as the middle of a word, and
+        # words come here split, one by one.
+        tokenizer = AutoTokenizer.from_pretrained(path, add_prefix_space=True)
+    probe = tokenizer([["a", "b"]], is_split_into_words=True, add_special_tokens=False)
+    if sorted({w for w in probe.word_ids(0) if w is not None}) != [0, 1]:
+        raise HarmonizeError(f"encoder {name!r}: its tokenizer gives no subwords to words given one by one "
+                             "(\"a\", \"b\"), so no word would have a vector of its own")
+    if None in (tokenizer.cls_token_id, tokenizer.sep_token_id, tokenizer.pad_token_id):
+        raise HarmonizeError(f"encoder {name!r}: its tokenizer has no CLS, SEP or PAD token: each window is read "
+                             "as CLS, subwords, SEP, padded")
     return tokenizer
 
 

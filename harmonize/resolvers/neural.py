@@ -19,7 +19,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import torch
@@ -111,6 +111,10 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
         config = model.config
     else:
         encoder, tokenizer = load_encoder(config.encoder)
+        limit = encoder_window(encoder, tokenizer)
+        if config.window > limit:
+            log(f"the encoder reads at most {limit} subwords at once: windows of {limit}, not {config.window}")
+            config = replace(config, window=limit, context=min(config.context, limit // 4))
         model = Resolver(encoder, config).to(device)
     if training.low_memory:
         _recompute_encoder_layers(model.encoder)
@@ -229,6 +233,17 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
             path.unlink()
         checkpoint.rmdir()
     return history
+
+
+def encoder_window(encoder, tokenizer) -> int:
+    """The most subwords, special tokens included, that ``encoder`` reads at once: its tokenizer's limit and its
+    position table's, whichever is smaller (a tokenizer without a limit says about 10^30; RoBERTa's table holds two
+    more rows than it reads)."""
+    limits = [tokenizer.model_max_length] if tokenizer.model_max_length < 1_000_000 else []
+    positions = getattr(encoder.config, "max_position_embeddings", None)
+    if positions:
+        limits.append(positions)
+    return min(limits, default=512)
 
 
 def rate_factor(step: int, end: int, warmup: float) -> float:
