@@ -46,10 +46,10 @@ class Training:
     would not all fit (`schedule_end`): from the pace of the first documents (5% of the first epoch, counted in
     words; again at every 5% of it), then after each epoch (scoring the tuning split included), the rate reaches
     zero at the end of the last whole epoch the budget holds where it would leave less than a quarter of an epoch
-    unspent, else where it runs out; the warm-up is its share of the steps so fitted, not of the epochs asked for (50 epochs
-    asked for within 3 minutes would otherwise warm up for 5 and never reach the full rate). Training stops there;
-    the epoch in progress is scored and may be the best. (On GUM, 5 epochs on a GPU: tuning CoNLL 53.86 with the
-    rate decayed over them, 51.29 after 5 epochs of a schedule over 8.)"""
+    unspent, else where it runs out; the warm-up is its share of the steps so fitted, not of the epochs asked for
+    (50 epochs asked for within 3 minutes would otherwise warm up for 5 and never reach the full rate). Training
+    stops there; the epoch in progress is scored and may be the best. (On GUM, 5 epochs on a GPU: tuning CoNLL 53.86
+    with the rate decayed over them, 51.29 after 5 epochs of a schedule over 8.)"""
 
     epochs: int = 10
     # Chosen on GUM's held-out train documents (mean CoNLL over seeds). The encoder's (8 epochs, 3 seeds against
@@ -253,6 +253,9 @@ def rate_factor(step: int, end: int, warmup: float) -> float:
     return min((step + 1) / rising, max(0.0, (end - step) / max(1, end - rising)))
 
 
+EPOCH_SLACK = 0.25  # of an epoch: what a budget may leave unspent to end with a whole epoch
+
+
 def schedule_end(left: float, step: int, seconds_per_step: float, epoch_steps: int, planned: int) -> int:
     """The step at which the learning rate should reach zero, ``left`` seconds before the budget runs out, at step
     ``step``, at ``seconds_per_step``: the end of the last whole epoch (of ``epoch_steps``) that the time reaches,
@@ -265,9 +268,6 @@ def schedule_end(left: float, step: int, seconds_per_step: float, epoch_steps: i
     whole = reached // epoch_steps * epoch_steps
     close = reached - whole < EPOCH_SLACK * epoch_steps
     return max(step, min(planned, whole if whole > step and close else reached))
-
-
-EPOCH_SLACK = 0.25  # of an epoch: what a budget may leave unspent to end with a whole epoch
 
 
 def _schedule_said(end: int, epoch_steps: int, planned: int) -> str:
