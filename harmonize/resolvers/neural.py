@@ -220,7 +220,7 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
                 log("the time budget holds no further epoch")
                 break
             said = _schedule_said(fitted, len(features), steps)
-            if fitted != decay_end[0] and said:
+            if said and abs(fitted - decay_end[0]) >= max(1, len(features) // 4):  # not every small drift
                 log(f"at the pace so far{said}")
             decay_end[0] = fitted
         checkpoint.mkdir(exist_ok=True)
