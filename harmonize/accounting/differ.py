@@ -43,7 +43,7 @@ from typing import Any
 
 from harmonize.converters.conll2012_lines import other_columns
 from harmonize.converters.losses import FIELD_COMMENTS
-from harmonize.schemas.model import Corpus, Document, Entity, Mention, Node, Sentence
+from harmonize.schemas.model import DOCUMENT_FIELDS, Corpus, Document, Entity, Mention, Node, Sentence
 
 EXAMPLES_PER_KIND = 5
 
@@ -90,7 +90,6 @@ KINDS: dict[str, str] = {
 }
 
 CONLLU_COLUMNS = ("FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS")
-_DOCUMENT_FIELDS = ("language", "genre", "topic", "subtopic")
 
 
 @dataclass
@@ -189,7 +188,7 @@ class _DocumentPair:
         a, b, out = self.a, self.b, self.out
         if a.id != b.id:
             out.add("document id", f"{a.id!r} -> {b.id!r}")
-        for name in _DOCUMENT_FIELDS:
+        for name in DOCUMENT_FIELDS:
             if getattr(a, name) != getattr(b, name):
                 out.add("document field", f"{self.name}: {name} {getattr(a, name)!r} -> {getattr(b, name)!r}")
         self.align_words()

@@ -39,7 +39,17 @@ from harmonize.converters.losses import Holds, report_unheld
 from harmonize.converters.spans import contiguous_spans
 from harmonize.errors import Problems, Report
 from harmonize.io import StagedFile, atomic_write_text, paused_gc, read_text
-from harmonize.schemas.model import Corpus, Document, Entity, Mention, Node, Sentence, made_sentence_id, split_part
+from harmonize.schemas.model import (
+    DOCUMENT_FIELDS,
+    Corpus,
+    Document,
+    Entity,
+    Mention,
+    Node,
+    Sentence,
+    made_sentence_id,
+    split_part,
+)
 
 STANDARD_KEYS = ("doc_key", "sentences", "speakers", "clusters", "pos")
 _NO_SPEAKER = "-"
@@ -212,7 +222,7 @@ def document_record(
 
 
 _HOLDS = Holds(columns=("XPOS",), speaker=True)
-DOCUMENT_KEYS = ("language", "genre", "topic", "subtopic")
+DOCUMENT_KEYS = DOCUMENT_FIELDS  # a record's keys are the fields' names
 
 
 def _doc_key(document: Document) -> str:

@@ -71,6 +71,7 @@ from harmonize.converters.xmltext import escape, quoteattr
 from harmonize.errors import FormatError, Problems, Report, check_choice
 from harmonize.io import DocumentFiles, atomic_write_bytes, paused_gc
 from harmonize.schemas.model import (
+    DOCUMENT_FIELDS,
     CommentSlot,
     Corpus,
     Document,
@@ -84,7 +85,7 @@ from harmonize.schemas.model import (
 LAYERS = ("text", "ann_segmentation", "ann_morphosyntax", "ann_mentions", "ann_coreference")
 HEADER = "header"  # optional: the document's language, genre, topic and subtopic
 FIELDS_SCHEME = "#harmonize-document-fields"  # the keywords scheme of our header's genre, topic and subtopic
-DOCUMENT_FIELD_NAMES = ("genre", "topic", "subtopic")
+DOCUMENT_FIELD_NAMES = DOCUMENT_FIELDS[1:]  # as keywords; the language has its own element
 ZERO_POLICIES = TEI_ZERO_POLICIES
 NEAR_IDENTITY = "near-identity"
 TEI_NS = "http://www.tei-c.org/ns/1.0"

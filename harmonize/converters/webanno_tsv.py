@@ -46,7 +46,7 @@ from harmonize.converters.losses import Holds, report_unheld, unheld_reason
 from harmonize.converters.surface import DocumentText, document_text, set_gap
 from harmonize.errors import FormatError, Problems, Report, check_choice
 from harmonize.io import DocumentFiles, paused_gc, read_text, text_file, write_documents
-from harmonize.schemas.model import CommentSlot, Corpus, Document, Entity, Node, Sentence
+from harmonize.schemas.model import DOCUMENT_FIELDS, CommentSlot, Corpus, Document, Entity, Node, Sentence
 from harmonize.schemas.signature import document_signature
 
 COREFERENCE_LAYER = "de.tudarmstadt.ukp.dkpro.core.api.coref.type.CoreferenceLink"
@@ -498,7 +498,7 @@ def report_chain_layer_unheld(document: Document, text: DocumentText, numbers: d
     holds = replace(holds, text_rebuilt=lambda sentence: texts.get(id(sentence)),
                     sentence_id=lambda number: f"{name}-{number}")
     report_unheld(document, holds, report, target, document.mentions, entity_ids=numbers,
-                  document_fields=dict.fromkeys(("language", "genre", "topic", "subtopic")), count_id=False)
+                  document_fields=dict.fromkeys(DOCUMENT_FIELDS), count_id=False)
 
 
 def webanno_tsv_files(out: Path, report: Report) -> DocumentFiles:

@@ -423,6 +423,10 @@ class Change:
     detail: str
 
 
+# A document's own fields besides its id: what formats with a place for document metadata carry.
+DOCUMENT_FIELDS = ("language", "genre", "topic", "subtopic")
+
+
 @dataclass(eq=False)
 class Document:
     """A document: sentences, entities and the relations between them."""
