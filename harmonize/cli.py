@@ -1353,7 +1353,8 @@ def resolve_with_rules(
     source: SourceFormat = "corefud",
     target: Annotated[str, typer.Option("--to", help="Output format.")] = "corefud",
     gold_mentions: Annotated[bool, typer.Option(
-        "--gold-mentions", help="Cluster the input's mentions instead of mentions found from the tree.")] = False,
+        "--gold-mentions", help="Cluster the input's mentions instead of mentions found from the tree; in "
+        "documents without tags, pronouns by a lexicon of their language (en, de, ru, pl; -I lang=XX).")] = False,
     lenient: Lenient = False,
     input_option: InputOptions = None,
 ) -> None:

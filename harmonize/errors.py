@@ -23,7 +23,7 @@ CHOICE_REASONS = (
     "question chosen:", "mention over several sentences (", "mention head written as its first word",
     "corefud merge-same-span: same-span mentions of different entities (kept)", "corefud unique-ids: entity ids shared",
     "zero-length link put on an empty node", "annotation on a zero-length position put on an empty node",
-    "format layout kept for writing back",
+    "format layout kept for writing back", "rule baseline: no part-of-speech tags",
 )
 NOTE_REASONS = (
     "input normalized:", "input holds no document", "corefud move-heads: head set on a one-word mention",
