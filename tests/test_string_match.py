@@ -1,5 +1,5 @@
 """The string-match baseline: exact string and head-lemma match over given mentions, no lexicon, no tree needed;
-and ``validate``'s table saying why a baseline has no figures instead of printing zeros."""
+and ``validate``'s table saying why a baseline has no figures instead of printing zeros, or how it made them."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def test_head_lemmas_join_where_there_are_heads() -> None:
 def test_without_tags_the_rule_baseline_says_why_and_string_match_still_scores() -> None:
     gold = parse_corefud(RUSSIAN)
     assert "no part-of-speech tags" in (rule_baseline_reason(gold) or "")
-    rows, reasons = baseline_rows(gold, None)
+    rows, reasons, _ = baseline_rows(gold, None)
     assert RULES in reasons and RULES not in rows
     assert rows[STRING_GOLD]["mentions"] == 100.0 and rows[STRING_GOLD]["conll"] > 0
     table = Validation({**rows}, [], 1, 1, reasons=reasons).table()
@@ -79,6 +79,41 @@ def test_a_resolver_that_found_no_mention_is_said_so_with_how_long_it_trained() 
 
     gold, nothing = parse_corefud(RUSSIAN), parse_corefud(RUSSIAN)
     without_coreference(nothing, Report())
-    rows, reasons = baseline_rows(gold, nothing)
+    rows, reasons, _ = baseline_rows(gold, nothing)
     assert reasons[STRING_PREDICTED] == "the resolver found no mention" and STRING_PREDICTED not in rows
     assert trained_epochs([Epoch(1, 0.5, 60.0), Epoch(2, 0.4, 20.0, share=0.25)]) == 1.25
+
+
+# German without tags (as the MMAX2 corpora convert): "Ein Mann kam . Eine Frau sah ihn ."
+GERMAN = """# newdoc id = de
+# global.Entity = eid-etype-head-other
+# meta::language = de
+# sent_id = de-1
+# text = Ein Mann kam .
+1\tEin\t_\t_\t_\t_\t_\t_\t_\tEntity=(e1--1
+2\tMann\t_\t_\t_\t_\t_\t_\t_\tEntity=e1)
+3\tkam\t_\t_\t_\t_\t_\t_\t_\t_
+4\t.\t_\t_\t_\t_\t_\t_\t_\t_
+
+# sent_id = de-2
+# text = Eine Frau sah ihn .
+1\tEine\t_\t_\t_\t_\t_\t_\t_\tEntity=(e2--1
+2\tFrau\t_\t_\t_\t_\t_\t_\t_\tEntity=e2)
+3\tsah\t_\t_\t_\t_\t_\t_\t_\t_
+4\tihn\t_\t_\t_\t_\t_\t_\t_\tEntity=(e1--1)
+5\t.\t_\t_\t_\t_\t_\t_\t_\t_
+
+"""
+
+
+def test_without_tags_a_language_with_a_lexicon_gets_the_rule_baseline_on_gold_mentions_and_a_note() -> None:
+    gold = parse_corefud(GERMAN)
+    assert rule_baseline_reason(gold) is None
+    rows, reasons, notes = baseline_rows(gold, None)
+    assert RULES not in reasons and rows[RULES]["conll"] == 100.0 and rows[RULES]["mentions"] == 100.0
+    assert notes[RULES].startswith("no part-of-speech tags: on the gold mentions, pronouns by the German lexicon")
+    table = Validation(rows, [], 1, 1, notes=notes).table()
+    assert table.splitlines()[-1] == f"{RULES}: {notes[RULES]}"
+    # Czech has no lexicon here: the row says so, naming the language.
+    reason = rule_baseline_reason(parse_corefud(GERMAN.replace("meta::language = de", "meta::language = cs"))) or ""
+    assert "no pronoun lexicon for language 'cs'" in reason and "convert --parse" in reason

@@ -17,7 +17,7 @@ from harmonize.resolvers.features import WORD_POOLING
 from harmonize.resolvers.model import ResolverConfig
 from harmonize.resolvers.neural import Epoch, Training, dev_scores, fresh_copy, load, resolve, train
 from harmonize.resolvers.protocol import hold_out
-from harmonize.resolvers.rules import resolve_rules
+from harmonize.resolvers.rules import document_lexicon, resolve_rules, untagged
 from harmonize.resolvers.string_match import resolve_string_match
 from harmonize.schemas.model import Corpus
 
@@ -33,7 +33,8 @@ ROW_ORDER = RULES, STRING_GOLD, STRING_PREDICTED, RESOLVER = (
 class Validation:
     """F1 per metric (percent) on dev (and test, rows "test: ...") of the baselines and the resolver: the rule
     baseline, string match on the gold mentions and on the resolver's own (`harmonize.resolvers.string_match`),
-    the resolver; ``reasons``: rows that have no figures, and why (printed in their place); the training history
+    the resolver; ``reasons``: rows that have no figures, and why (printed in their place); ``notes``: how a row was
+    made where the usual way could not be taken (printed under the table); the training history
     (scores on the held-out part) and the protocol line."""
 
     rows: dict[str, dict[str, float]]
@@ -42,6 +43,7 @@ class Validation:
     dev_documents: int
     protocol: str = ""
     reasons: dict[str, str] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
 
     def table(self) -> str:
         width = max(map(len, [*self.rows, *self.reasons])) + 2
@@ -57,30 +59,54 @@ class Validation:
                 lines.append(f"{name:<{width}}   n/a: {self.reasons[name]}")
             else:
                 lines.append(f"{name:<{width}}" + "".join(f"{self.rows[name][key]:>9.2f}" for key, _ in COLUMNS))
+        lines += [f"{name}: {note}" for name, note in sorted(self.notes.items(), key=lambda item: place(item[0]))]
         return "\n".join(lines)
 
 
 def rule_baseline_reason(corpus: Corpus) -> str | None:
     """Why the rule baseline has nothing to say on ``corpus``, or None: it finds mentions and pronouns from UPOS
-    and the tree."""
-    nodes = [node for document in corpus.documents for node in document.nodes()]
-    if nodes and all(node.upos in ("", "_") for node in nodes):
-        return "no part-of-speech tags to find mentions and pronouns by (convert --parse gives them)"
-    if not any(node.upos == "PRON" for node in nodes):
+    and the tree, or, where there are no tags, pronouns among the gold mentions by a lexicon of their language."""
+    if all(untagged(document) for document in corpus.documents):
+        lexicons = [document_lexicon(document) for document in corpus.documents]
+        if lexicons and all(lexicon is None for lexicon, _ in lexicons):
+            missing = sorted({why.partition("no pronoun lexicon for ")[2].partition(":")[0] for _, why in lexicons})
+            return (f"no part-of-speech tags to find mentions and pronouns by, and no pronoun lexicon for "
+                    f"{'; '.join(missing)} (convert --parse gives tags)")
+        return None
+    if not any(node.upos == "PRON" for document in corpus.documents for node in document.nodes()):
         return "no word tagged PRON: no pronoun to link"
     return None
 
 
-def baseline_rows(gold: Corpus, predicted: Corpus | None, prefix: str = "") -> tuple[dict[str, dict[str, float]],
-                                                                                     dict[str, str]]:
+def rule_baseline_note(report: Report) -> str:
+    """How the rule baseline read an untagged corpus, from the choices ``resolve_rules`` reported: "on the gold
+    mentions, pronouns by the Russian lexicon"."""
+    found = {reason.partition("found by the ")[2]: count for reason, count in sorted(report.counts.items())
+             if "found by the " in reason}
+    lexicons = [lexicon.replace(" (the language guessed from its words)", ", the language guessed from the words")
+                + (f" ({count} document{'s' if count > 1 else ''})" if len(report.counts) > 1 else "")
+                for lexicon, count in found.items()]
+    return (f"no part-of-speech tags: on the gold mentions, pronouns by the {'; '.join(lexicons)} (convert --parse "
+            "gives tags, and mentions from the trees)")
+
+
+def baseline_rows(gold: Corpus, predicted: Corpus | None, prefix: str = "") -> tuple[
+        dict[str, dict[str, float]], dict[str, str], dict[str, str]]:
     """The baselines' rows on ``gold`` (and string match on the mentions of ``predicted``, the resolver's output,
-    where given), and the reasons of those without figures."""
+    where given), the reasons of those without figures and notes on how a row was made where the usual way could
+    not be taken (the rule baseline on an untagged corpus)."""
     rows: dict[str, dict[str, float]] = {}
     reasons: dict[str, str] = {}
+    notes: dict[str, str] = {}
     reason = rule_baseline_reason(gold)
     if reason is None:
         baseline = fresh_copy(gold)
-        resolve_rules(baseline, report=Report())
+        if all(untagged(document) for document in gold.documents):
+            lexicons = Report()
+            resolve_rules(baseline, gold_mentions=True, report=lexicons)
+            notes[prefix + RULES] = rule_baseline_note(lexicons.section("choices"))
+        else:
+            resolve_rules(baseline, report=Report())
         rows[prefix + RULES] = dev_scores(gold, baseline)
     else:
         reasons[prefix + RULES] = reason
@@ -94,7 +120,7 @@ def baseline_rows(gold: Corpus, predicted: Corpus | None, prefix: str = "") -> t
             rows[prefix + STRING_PREDICTED] = dev_scores(gold, again)
         else:
             reasons[prefix + STRING_PREDICTED] = "the resolver found no mention"
-    return rows, reasons
+    return rows, reasons, notes
 
 
 def trained_epochs(history: list[Epoch]) -> float:
@@ -135,6 +161,7 @@ def validate(train_inputs: Sequence[str | Path], dev_inputs: Sequence[str | Path
     split = hold_out(train_corpus)
     rows: dict[str, dict[str, float]] = {}
     reasons: dict[str, str] = {}
+    notes: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="harmonize-model-") as scratch:
         folder = Path(model_dir) if model_dir is not None else Path(scratch)
         history = train(split.fit, split.tuning, folder, config, training, report=report, progress=progress,
@@ -144,11 +171,13 @@ def validate(train_inputs: Sequence[str | Path], dev_inputs: Sequence[str | Path
             prefix = "" if name == "dev" else f"{name}: "
             predicted = fresh_copy(corpus)
             resolve(model, tokenizer, predicted, device, Report())
-            baselines, why = baseline_rows(corpus, predicted, prefix)
+            baselines, why, how = baseline_rows(corpus, predicted, prefix)
             if prefix + STRING_PREDICTED in why:
                 why[prefix + STRING_PREDICTED] += f" (after {trained_epochs(history):.2g} epochs of training)"
             rows.update(baselines)
             reasons.update(why)
+            notes.update(how)
             rows[prefix + RESOLVER] = dev_scores(corpus, predicted)
     protocol = split.describe("the epoch kept", list(reported))
-    return Validation(rows, history, len(train_corpus.documents), len(reported["dev"].documents), protocol, reasons)
+    return Validation(rows, history, len(train_corpus.documents), len(reported["dev"].documents), protocol, reasons,
+                      notes)
