@@ -87,7 +87,7 @@ def main() -> None:
     from harmonize.conversion import read_corpus
     from harmonize.errors import Report
     from harmonize.resolvers.model import ResolverConfig
-    from harmonize.resolvers.neural import Training, load, resolve, train
+    from harmonize.resolvers.neural import Training, best_epoch, load, resolve, train
     from harmonize.resolvers.protocol import hold_out
     from harmonize.resolvers.rules import resolve_rules
 
@@ -107,7 +107,7 @@ def main() -> None:
                             Training(epochs=options.epochs, seed=options.seed, device=options.device,
                                      max_minutes=options.minutes),
                             report=Report(), progress=sys.stderr.isatty())
-            best = max(history, key=lambda e: e.conll)
+            best = best_epoch(history)
             results["training"] = {"minutes": (time.perf_counter() - started) / 60, "epochs": len(history),
                                    "best_epoch": best.epoch, "peak_mb": peak_mb()}
         model, tokenizer, device = load(folder, options.device)

@@ -1434,7 +1434,7 @@ def resolve_train(
     cross-validation over the training topics, or on --dev: training topics held out, never a reported split)."""
     from harmonize.conversion import read_corpus
     from harmonize.resolvers.model import ResolverConfig
-    from harmonize.resolvers.neural import Training, train
+    from harmonize.resolvers.neural import Training, best_epoch, train
     from harmonize.resolvers.validate import check_settings
 
     check_settings(rules, ResolverConfig(encoder=encoder), Training(device=device))  # before any input is read
@@ -1459,7 +1459,7 @@ def resolve_train(
                     Training(epochs=epochs or 10, seed=seed, device=device, max_minutes=max_minutes), resume=resume,
                     report=report, progress=_bars(), log=_say)
     _say_report(report)
-    best = max(history, key=lambda e: e.conll) if dev_corpus is not None else history[-1]
+    best = best_epoch(history)
     _say(f"wrote {output} (epoch {best.epoch}" + (f", dev CoNLL {best.conll:.2f})" if best.dev else ")"))
 
 

@@ -38,7 +38,9 @@ from harmonize.resolvers.features import (
 from harmonize.resolvers.model import Resolver, ResolverConfig, non_crossing, non_overlapping
 from harmonize.resolvers.neural import (
     TREELESS_DOCUMENT,
+    Epoch,
     Training,
+    best_epoch,
     dev_scores,
     evaluate,
     fresh_copy,
@@ -433,6 +435,17 @@ def test_training_resumes_where_it_stopped(encoder: str, tmp_path: Path) -> None
     assert not (tmp_path / "cut" / "checkpoint").exists()
     whole = (tmp_path / "whole" / "model.safetensors").read_bytes()
     assert (tmp_path / "cut" / "model.safetensors").read_bytes() == whole  # the same weights as one run
+
+
+def test_the_epoch_kept_is_the_best_tuning_score_and_on_a_tie_the_better_mentions_then_the_later() -> None:
+    def epoch(number: int, conll: float, mentions: float) -> Epoch:
+        return Epoch(number, 1.0, 1.0, dev={"conll": conll, "mentions": mentions})
+
+    assert best_epoch([epoch(1, 20.0, 50.0), epoch(2, 30.0, 40.0), epoch(3, 25.0, 60.0)]).epoch == 2
+    assert best_epoch([epoch(1, 0.0, 0.0), epoch(2, 0.0, 3.5), epoch(3, 0.0, 1.0)]).epoch == 2
+    # Nothing found in any epoch (an under-trained model): the most trained weights, not the first.
+    assert best_epoch([epoch(1, 0.0, 0.0), epoch(2, 0.0, 0.0), epoch(3, 0.0, 0.0)]).epoch == 3
+    assert best_epoch([Epoch(1, 1.0, 1.0), Epoch(2, 1.0, 1.0)]).epoch == 2  # nothing scored: the last
 
 
 def test_a_time_budget_ends_the_learning_rate_with_a_whole_epoch_where_little_is_left_unspent() -> None:

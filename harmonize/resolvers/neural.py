@@ -84,6 +84,13 @@ class Epoch:
         return self.dev.get("conll", float("-inf"))
 
 
+def best_epoch(history: list[Epoch]) -> Epoch:
+    """The epoch to keep: the best tuning CoNLL; on a tie the better mention F1, then the later epoch (a model
+    that scores 0 everywhere, under-trained, keeps its most trained weights, not its first); the last one where
+    nothing was scored."""
+    return max(history, key=lambda e: (e.conll, e.dev.get("mentions", float("-inf")), e.epoch))
+
+
 def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, config: ResolverConfig | None = None,
           training: Training | None = None, resume: bool = False, report: Report | None = None,
           progress: bool = True, log: Callable[[str], None] | None = None) -> list[Epoch]:
@@ -203,7 +210,7 @@ def train(train_corpus: Corpus, dev_corpus: Corpus | None, output: str | Path, c
         if dev_corpus is not None:
             record.dev = evaluate(model, tokenizer, dev_corpus, device)
         history.append(record)
-        best = max(history, key=lambda e: e.conll) if dev_corpus is not None else record
+        best = best_epoch(history)
         if best is record:
             _save_weights(model, output / WEIGHTS)
         log(f"epoch {epoch}: loss {record.loss:.3f}, {record.seconds:.0f} s"
