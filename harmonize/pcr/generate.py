@@ -28,11 +28,12 @@ from harmonize.converters.surface import gap_after, surface_tokens
 from harmonize.errors import Report
 from harmonize.pcr.perspectives import Agreement, from_feats, from_text, name_gender, set_perspectives
 from harmonize.pcr.questions import Question
+from harmonize.resolvers.pronoun_lexicons import ENGLISH
 from harmonize.schemas.model import Corpus, Document, Mention, Node, Sentence, ud_head
 
-# Third-person pronouns by language, for corpora without UPOS and Penn tags.
+# Third-person pronouns by language, for corpora without UPOS and Penn tags (the rule baseline's lexicon).
 PRONOUNS = {
-    "en": frozenset(["he", "him", "his", "himself", "she", "her", "hers", "herself", "it", "its", "itself", "they", "them", "their", "theirs", "themselves", "this", "that", "these", "those"]),
+    "en": frozenset(form for form, features in ENGLISH.pronouns.items() if features.get("Person") == {"3"}),
 }
 # Words that head no option where a corpus has neither UPOS nor a POS column: pronouns of every kind, expletives.
 NOT_NOMINAL_WORDS = {

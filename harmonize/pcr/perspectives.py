@@ -3,11 +3,12 @@
 something beyond agreement must), and the per-source flags of ``sources.tsv`` (casual, else formal; medical;
 gender bias): every question is in exactly one of linguistic/knowledge and one of formal/casual.
 
-Agreement reads gender, number and person from FEATS where a corpus has them (`from_feats`), else from the
-English lexicon below (`from_text`): pronouns by form; candidates by their last word before a modifier
-("the mother of ..."): gendered nouns and titles, plural by "and" or by an ``s`` ending of a lowercase noun; a
-name ("Susan King", "Mr. Hadid") by its title, else its first word in ``first_names.tsv`` (US Census first names
-borne over 90% by one sex), and neither singular nor plural from its ending ("Carmen" is no plural in -men).
+Agreement reads gender, number and person from FEATS where a corpus has them (`from_feats`), else from English
+lexicons (`from_text`): pronouns by form (the rule baseline's, `harmonize.resolvers.pronoun_lexicons.ENGLISH`);
+candidates by their last word before a modifier ("the mother of ..."): gendered nouns and titles, plural by "and"
+or by an ``s`` ending of a lowercase noun; a name ("Susan King", "Mr. Hadid") by its title, else its first word in
+``first_names.tsv`` (US Census first names borne over 90% by one sex), and neither singular nor plural from its
+ending ("Carmen" is no plural in -men).
 What neither tells (an unlisted or unisex name, "sheep") agrees with everything.
 """
 
@@ -20,6 +21,7 @@ from functools import cache
 from importlib import resources
 
 from harmonize.pcr.questions import Question
+from harmonize.resolvers.pronoun_lexicons import ENGLISH
 
 
 @dataclass(frozen=True)
@@ -29,17 +31,14 @@ class Agreement:
     gender: str | None = None  # "Masc", "Fem", "Neut"
 
 
-_PRONOUNS = {
-    **dict.fromkeys(("he", "him", "his", "himself"), Agreement("3", "Sing", "Masc")),
-    **dict.fromkeys(("she", "her", "hers", "herself"), Agreement("3", "Sing", "Fem")),
-    **dict.fromkeys(("it", "its", "itself"), Agreement("3", "Sing", "Neut")),
-    **dict.fromkeys(("they", "them", "their", "theirs", "themselves"), Agreement("3", "Plur")),
-    **dict.fromkeys(("this", "that"), Agreement("3", "Sing")),
-    **dict.fromkeys(("these", "those"), Agreement("3", "Plur")),
-    **dict.fromkeys(("i", "me", "my", "mine", "myself"), Agreement("1", "Sing")),
-    **dict.fromkeys(("we", "us", "our", "ours", "ourselves"), Agreement("1", "Plur")),
-    **dict.fromkeys(("you", "your", "yours", "yourself", "yourselves"), Agreement("2")),
-}
+def _one(values: frozenset[str] | None) -> str | None:
+    return next(iter(values)) if values is not None and len(values) == 1 else None
+
+
+# The rule baseline's English pronoun lexicon, its personal, possessive, reflexive and demonstrative pronouns (the
+# relative ones have no features there).
+_PRONOUNS = {form: Agreement(_one(features.get("Person")), _one(features.get("Number")), _one(features.get("Gender")))
+             for form, features in ENGLISH.pronouns.items() if features}
 _MALE = frozenset(["man", "men", "boy", "boys", "father", "fathers", "dad", "son", "sons", "brother", "brothers", "husband", "husbands", "king", "kings", "prince", "uncle", "nephew", "grandfather", "grandson", "gentleman", "gentlemen", "mr", "mr.", "sir", "lord", "monk", "priest", "waiter", "actor", "boyfriend", "groom"])
 _FEMALE = frozenset(["woman", "women", "girl", "girls", "mother", "mothers", "mom", "mum", "daughter", "daughters", "sister", "sisters", "wife", "wives", "queen", "queens", "princess", "aunt", "niece", "grandmother", "granddaughter", "lady", "ladies", "mrs", "mrs.", "ms", "ms.", "miss", "madam", "nun", "waitress", "actress", "girlfriend", "bride"])
 _SINGULAR_S = frozenset(["bus", "boss", "class", "glass", "gas", "news", "series", "species", "lens", "status", "virus", "campus", "bonus", "census", "chaos", "analysis", "basis", "crisis", "thesis", "this", "his", "its", "is", "was", "us", "plus"])

@@ -62,8 +62,8 @@ he him his himself: Person=3 Number=Sing Gender=Masc
 she her hers herself: Person=3 Number=Sing Gender=Fem
 it its itself: Person=3 Number=Sing Gender=Neut
 they them their theirs themselves: Person=3 Number=Plur
-this that: Number=Sing
-these those: Number=Plur
+this that: Person=3 Number=Sing
+these those: Person=3 Number=Plur
 who whom whose which:
 """), _table("""
 a an this that every each: Number=Sing
