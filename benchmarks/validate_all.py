@@ -4,7 +4,7 @@ budget, scored on documents never tuned on.
 
     python benchmarks/validate_all.py [--minutes 3] [--device auto] [--corpora gum,litbank,...]
                                       [--output benchmarks/results/validate_all.md] [--data ../shared/data]
-                                      [--render]
+                                      [--render] [--update]
 
 Each corpus' documents, in order of file name, are cut once: every 5th is dev (scored untouched), the others train
 (of which `harmonize.resolvers.protocol` holds some out to choose the epoch on); ``--max-train``/``--max-dev`` bound
@@ -15,13 +15,14 @@ string match on its own mentions; the epochs trained (a share of one where the b
 budget, the device and the time each corpus took. ECB+ across documents is scored Cattan et al.'s way (its standard
 split, thresholds chosen by cross-validation over the train topics, a row for events and one for entities; the
 same-lemma baseline is its string match); the PCC TEI sample (one document) says why it has no row. The docs include
-the table this script writes; the figures go to the ``.json`` beside it, from which ``--render`` writes the table
-again.
+the table this script writes; the figures go to the ``.json`` beside it (each row with the commit that made it),
+from which ``--render`` writes the table again; ``--update`` reruns only ``--corpora`` and keeps the other rows.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -90,7 +91,7 @@ def run_seed(seed: Seed, data: Path, minutes: float, device: str, max_train: int
                       training=Training(epochs=50, device=device, max_minutes=minutes), report=Report(),
                       progress=False, log=lambda line: print(f"  {seed.name}: {line}", file=sys.stderr))
     return {**row, "train": len(train), "dev": len(dev), "epochs": round(trained_epochs(result.history), 1),
-            "minutes": round((time.monotonic() - started) / 60, 1), "reasons": result.reasons,
+            "minutes": round((time.monotonic() - started) / 60, 1), "reasons": result.reasons, "notes": result.notes,
             "scores": {name: {"conll": round(s["conll"], 2), "mentions": round(s["mentions"], 2)}
                        for name, s in result.rows.items()}}
 
@@ -126,7 +127,7 @@ def run_across_documents(seed: Seed, data: Path, row: dict, device: str) -> dict
 
 def table(results: dict) -> str:
     """The results as the docs show them: a row per corpus, the resolver's margin over string match on its own
-    mentions, each reason a row has no figure as a numbered note."""
+    mentions, each reason a row has no figure, and how a row was made where not the usual way, as a numbered note."""
     from harmonize.resolvers.validate import RESOLVER, ROW_ORDER, STRING_PREDICTED
 
     notes: list[str] = []
@@ -157,7 +158,9 @@ def table(results: dict) -> str:
                          + " | ".join("" for _ in ROW_ORDER[1:]) + " | | | |")
             continue
         cells = [note(run["reasons"][row]) if row in run["reasons"]
-                 else f"{run['scores'][row]['conll']:.2f} ({run['scores'][row]['mentions']:.2f})" for row in ROW_ORDER]
+                 else f"{run['scores'][row]['conll']:.2f} ({run['scores'][row]['mentions']:.2f})"
+                 + (f", see {note(run['notes'][row]).replace('n/a ', '')}" if row in run.get("notes", {}) else "")
+                 for row in ROW_ORDER]
         epochs = "" if run["epochs"] is None else f"{run['epochs']:g}"
         lines.append(f"| {name} | {run['language']} | {run['train']} / {run['dev']} | " + " | ".join(cells)
                      + f" | {margin(run)} | {epochs} | {run['minutes']:.1f} |")
@@ -175,6 +178,8 @@ def main() -> None:
     parser.add_argument("--max-dev", type=int, default=15)
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
     parser.add_argument("--render", action="store_true", help="Only write the table again from OUTPUT's .json")
+    parser.add_argument("--update", action="store_true",
+                        help="Rerun only --corpora, keeping the other rows of OUTPUT's .json (same budget and device)")
     options = parser.parse_args()
     figures = options.output.with_suffix(".json")
     if options.render:
@@ -182,12 +187,23 @@ def main() -> None:
     else:
         wanted = [name.strip().lower() for name in options.corpora.split(",") if name.strip()]
         seeds = [s for s in SEEDS if not wanted or any(s.name.lower().startswith(w) for w in wanted)]
-        runs = []
+        kept = json.loads(figures.read_text(encoding="utf-8")) if options.update else None
+        if kept is not None and (kept["minutes"], kept["device"]) != (options.minutes, options.device):
+            parser.error(f"--update: {figures} was made with {kept['minutes']:g} minutes on {kept['device']}")
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                                text=True).stdout.strip()
+        runs = {}
         for seed in seeds:
             print(f"{seed.name}...", file=sys.stderr)
             run = run_seed(seed, options.data, options.minutes, options.device, options.max_train, options.max_dev)
-            runs.extend(run.get("rows", [run]))
-        results = {"minutes": options.minutes, "device": options.device, "corpora": runs}
+            runs[seed.name] = [{**row, "commit": commit} for row in run.get("rows", [run])]
+        order = [seed.name for seed in SEEDS]
+        for row in kept["corpora"] if kept is not None else ():
+            seed = next(name for name in order if row["corpus"].startswith(name))
+            if seed not in {s.name for s in seeds}:
+                runs.setdefault(seed, []).append(row)
+        results = {"minutes": options.minutes, "device": options.device,
+                   "corpora": [row for name in order for row in runs.get(name, [])]}
         options.output.parent.mkdir(parents=True, exist_ok=True)
         figures.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     text = table(results)
