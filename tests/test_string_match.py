@@ -117,3 +117,19 @@ def test_without_tags_a_language_with_a_lexicon_gets_the_rule_baseline_on_gold_m
     # Czech has no lexicon here: the row says so, naming the language.
     reason = rule_baseline_reason(parse_corefud(GERMAN.replace("meta::language = de", "meta::language = cs"))) or ""
     assert "no pronoun lexicon for language 'cs'" in reason and "convert --parse" in reason
+
+
+def test_a_resolver_not_above_string_match_on_its_own_mentions_gets_a_note_saying_by_how_much() -> None:
+    from harmonize.resolvers.validate import RESOLVER, STRING_PREDICTED, below_string_match
+
+    rows = {STRING_PREDICTED: {"conll": 12.43}, RESOLVER: {"conll": 9.2, "mentions": 29.82}}
+    assert below_string_match(rows, "", 20.8, 10) == (
+        "not above string match on its own mentions (-3.23 CoNLL; its mention F1 29.82), after 21 epochs on 10 "
+        "training documents")
+    # Mentions found but none right: both rows 0, which is no win either.
+    zero = {STRING_PREDICTED: {"conll": 0.0}, RESOLVER: {"conll": 0.0, "mentions": 0.0}}
+    assert "(+0.00 CoNLL; its mention F1 0.00)" in (below_string_match(zero, "", 1.5, 51) or "")
+    ahead = {STRING_PREDICTED: {"conll": 9.2}, RESOLVER: {"conll": 12.43, "mentions": 40.0}}
+    assert below_string_match(ahead, "", 2.0, 10) is None
+    # No mention found: the string-match row has a reason instead, and the resolver no note.
+    assert below_string_match({RESOLVER: {"conll": 0.0, "mentions": 0.0}}, "", 2.0, 10) is None

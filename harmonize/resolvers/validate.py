@@ -123,6 +123,19 @@ def baseline_rows(gold: Corpus, predicted: Corpus | None, prefix: str = "") -> t
     return rows, reasons, notes
 
 
+def below_string_match(rows: dict[str, dict[str, float]], prefix: str, epochs: float, documents: int) -> str | None:
+    """What the table says under it where the resolver's CoNLL is not above string match's on the resolver's own
+    mentions (the floor its linking must beat), else None."""
+    if prefix + STRING_PREDICTED not in rows:
+        return None
+    resolver = rows[prefix + RESOLVER]
+    margin = resolver["conll"] - rows[prefix + STRING_PREDICTED]["conll"]
+    if margin > 0:
+        return None
+    return (f"not above string match on its own mentions ({margin:+.2f} CoNLL; its mention F1 "
+            f"{resolver['mentions']:.2f}), after {epochs:.2g} epochs on {documents} training documents")
+
+
 def trained_epochs(history: list[Epoch]) -> float:
     """How many passes over the training documents ``history`` made (the last one cut short by a budget counted
     in part)."""
@@ -178,6 +191,9 @@ def validate(train_inputs: Sequence[str | Path], dev_inputs: Sequence[str | Path
             reasons.update(why)
             notes.update(how)
             rows[prefix + RESOLVER] = dev_scores(corpus, predicted)
+            shortfall = below_string_match(rows, prefix, trained_epochs(history), len(split.fit.documents))
+            if shortfall:
+                notes[prefix + RESOLVER] = shortfall
     protocol = split.describe("the epoch kept", list(reported))
     return Validation(rows, history, len(train_corpus.documents), len(reported["dev"].documents), protocol, reasons,
                       notes)
