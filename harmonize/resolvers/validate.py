@@ -59,7 +59,9 @@ class Validation:
                 lines.append(f"{name:<{width}}   n/a: {self.reasons[name]}")
             else:
                 lines.append(f"{name:<{width}}" + "".join(f"{self.rows[name][key]:>9.2f}" for key, _ in COLUMNS))
-        lines += [f"{name}: {note}" for name, note in sorted(self.notes.items(), key=lambda item: place(item[0]))]
+        if self.notes:  # under a blank line: they are sentences, not rows
+            lines += ["", *(f"{name}: {note}" for name, note in sorted(self.notes.items(),
+                                                                    key=lambda item: place(item[0])))]
         return "\n".join(lines)
 
 
