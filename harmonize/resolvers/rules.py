@@ -38,8 +38,8 @@ from harmonize.schemas.model import Corpus, Document, Node, tree_head
 NOMINAL = ("NOUN", "PROPN")
 NOT_A_PHRASE_HEAD = ("compound", "flat", "fixed", "goeswith")
 NOT_REFERRING = ("Rel", "Int")  # PronType of pronouns that do not corefer by this rule
-# UD features a pronoun and its antecedent must not contradict: the rules read them from FEATS and use no lexicon,
-# so they work in any language whose corpus (or --parse) gives UPOS and FEATS.
+# UD features a pronoun and its antecedent must not contradict: read from FEATS, so the rules work in any language
+# whose corpus (or --parse) gives UPOS and FEATS; without tags, from a pronoun lexicon of four languages.
 AGREEMENT = ("Number", "Gender", "Person")
 BY_LEXICON = "rule baseline: no part-of-speech tags: pronouns found by the {} lexicon"
 GUESSED = ("rule baseline: no part-of-speech tags: pronouns found by the {} lexicon (the language guessed from its "
@@ -143,6 +143,7 @@ def document_lexicon(document: Document) -> tuple[Lexicon | None, str]:
 
 
 def untagged(document: Document) -> bool:
+    """Whether no word of ``document`` has a UPOS."""
     return all(node.upos in ("", "_") for node in document.nodes())
 
 
@@ -159,7 +160,7 @@ def resolve_rules(corpus: Corpus, gold_mentions: bool = False, report: Report | 
         if given is None:
             if untagged(document):
                 report.add("document without part-of-speech tags: no mentions found (parse it first: convert "
-                           "--parse)", str(document.id))
+                           "--parse; or cluster its own mentions: --gold-mentions)", str(document.id))
             resolve_document(document, tree_mentions(document), counts)
         elif untagged(document):
             lexicon, reason = document_lexicon(document)
